@@ -1,0 +1,445 @@
+//! The board: edge states and clues on a padded doubled lattice, the running counts, and the one function that writes an edge.
+//!
+//! The lattice of [`crate::geometry`] is stored row-major with a margin of off-grid points around
+//! it, so that a rule anchored near the border reads off-grid edges (state [`OFF`], which a
+//! premise cross matches) without bounds checks. The stride is even, so an edge's index parity
+//! tells its direction: odd indices are horizontal edges, even ones vertical.
+
+use crate::loops::{LineAdded, LoopTracker};
+use crate::puzzle::Puzzle;
+use std::fmt;
+
+/// Edge state: not decided yet.
+pub const UNKNOWN: u8 = 1;
+/// Edge state: on the loop.
+pub const LINE: u8 = 2;
+/// Edge state: known not on the loop.
+pub const CROSS: u8 = 4;
+/// Edge state: outside the grid (counts as a cross for premises).
+pub const OFF: u8 = 8;
+/// Cell code of clue `n` is `CLUE0 << n`; blank and off-grid cells are 0.
+pub const CLUE0: u8 = 16;
+
+/// Why an edge was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A rule variant (index into the rule book) matched with its origin at this lattice index.
+    Rule {
+        /// Index of the variant in the rule book.
+        variant: u32,
+        /// Lattice index of the variant's origin.
+        anchor: u32,
+    },
+    /// The loop-closure deducer.
+    LoopClosure,
+    /// A guess made by search.
+    Guess,
+}
+
+/// Why the board cannot be completed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contradiction {
+    /// What went wrong, in words, with the place in grid coordinates.
+    pub message: String,
+}
+
+impl fmt::Display for Contradiction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A puzzle being solved.
+#[derive(Clone)]
+pub struct Board {
+    rows: usize,
+    cols: usize,
+    margin: usize,
+    stride: usize,
+    /// Edge states and cell clue codes, by lattice index.
+    grid: Vec<u8>,
+    /// Lines around each dot and cell, by lattice index.
+    lines: Vec<u8>,
+    /// Crosses (off-grid edges included) around each dot and cell, by lattice index.
+    crosses: Vec<u8>,
+    /// Every edge decided, in order: the work queue of the engine and the log for undo.
+    trail: Vec<u32>,
+    /// The reason of each trail entry.
+    reasons: Vec<Reason>,
+    unknown: usize,
+    unsatisfied: usize,
+    line_count: usize,
+    loops: Option<LoopTracker>,
+    pending_closures: Vec<u32>,
+}
+
+impl Board {
+    /// Lays out a puzzle with `margin` (rounded up to even) off-grid lattice points on every side.
+    pub fn new(puzzle: &Puzzle, margin: usize, loop_closure: bool) -> Board {
+        let margin = margin.next_multiple_of(2).max(2);
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let stride = (2 * cols + 1 + 2 * margin).next_multiple_of(2);
+        let height = 2 * rows + 1 + 2 * margin;
+        let mut grid = vec![0u8; stride * height];
+        let mut crosses = vec![0u8; stride * height];
+        // Every edge slot starts off-grid; then the grid's own edges become unknown.
+        for y in 0..height {
+            let row = &mut grid[y * stride..(y + 1) * stride];
+            for (x, g) in row.iter_mut().enumerate() {
+                if (y + x) % 2 == 1 {
+                    *g = OFF;
+                }
+            }
+        }
+        let mut unsatisfied = 0;
+        for y in 0..=2 * rows {
+            let base = (y + margin) * stride + margin;
+            for x in 0..=2 * cols {
+                let i = base + x;
+                match (y % 2, x % 2) {
+                    (0, 1) | (1, 0) => grid[i] = UNKNOWN,
+                    (1, 1) => {
+                        if let Some(n) = puzzle.clue(y / 2, x / 2) {
+                            grid[i] = CLUE0 << n;
+                            if n != 0 {
+                                unsatisfied += 1;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Dots count their off-grid edges as crosses.
+        for y in 0..=rows {
+            for x in 0..=cols {
+                let i = (2 * y + margin) * stride + 2 * x + margin;
+                crosses[i] = [i - stride, i + 1, i + stride, i - 1]
+                    .iter()
+                    .filter(|&&e| grid[e] == OFF)
+                    .count() as u8;
+            }
+        }
+        let edges = (rows + 1) * cols + rows * (cols + 1);
+        Board {
+            rows,
+            cols,
+            margin,
+            stride,
+            lines: vec![0u8; stride * height],
+            grid,
+            crosses,
+            trail: Vec::with_capacity(edges),
+            reasons: Vec::with_capacity(edges),
+            unknown: edges,
+            unsatisfied,
+            line_count: 0,
+            loops: loop_closure.then(|| LoopTracker::new(rows, cols)),
+            pending_closures: Vec::new(),
+        }
+    }
+
+    /// Cells down.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Cells across.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Off-grid lattice points on each side.
+    pub fn margin(&self) -> usize {
+        self.margin
+    }
+
+    /// Lattice indices per row.
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// The raw lattice: edge states and cell clue codes.
+    #[inline]
+    pub fn grid(&self) -> &[u8] {
+        &self.grid
+    }
+
+    /// Lattice index of doubled-grid point (y, x) (may lie in the margin).
+    #[inline]
+    pub fn index(&self, y: isize, x: isize) -> usize {
+        ((y + self.margin as isize) as usize) * self.stride + (x + self.margin as isize) as usize
+    }
+
+    /// Doubled-grid point of a lattice index.
+    pub fn point(&self, i: usize) -> (isize, isize) {
+        (
+            (i / self.stride) as isize - self.margin as isize,
+            (i % self.stride) as isize - self.margin as isize,
+        )
+    }
+
+    /// The state of the edge or the code of the cell at a lattice index.
+    #[inline]
+    pub fn at(&self, i: usize) -> u8 {
+        self.grid[i]
+    }
+
+    /// Whether horizontal edge (dot row `r`, between dots `c` and `c+1`) is a line.
+    pub fn h_line(&self, r: usize, c: usize) -> bool {
+        self.grid[self.index(2 * r as isize, 2 * c as isize + 1)] == LINE
+    }
+
+    /// Whether vertical edge (cell row `r`, dot column `c`) is a line.
+    pub fn v_line(&self, r: usize, c: usize) -> bool {
+        self.grid[self.index(2 * r as isize + 1, 2 * c as isize)] == LINE
+    }
+
+    /// The clue of cell (r, c), `None` for a blank.
+    pub fn clue(&self, r: usize, c: usize) -> Option<u8> {
+        let code = self.grid[self.index(2 * r as isize + 1, 2 * c as isize + 1)];
+        (code != 0).then(|| code.trailing_zeros() as u8 - 4)
+    }
+
+    /// Lines at the dot or cell of a lattice index.
+    pub fn lines_at(&self, i: usize) -> u8 {
+        self.lines[i]
+    }
+
+    /// Grid edges still unknown.
+    pub fn unknown(&self) -> usize {
+        self.unknown
+    }
+
+    /// Edges on the loop so far.
+    pub fn line_count(&self) -> usize {
+        self.line_count
+    }
+
+    /// Clue cells whose line count differs from their clue.
+    pub fn unsatisfied(&self) -> usize {
+        self.unsatisfied
+    }
+
+    /// The decided edges in order (lattice indices).
+    pub fn trail(&self) -> &[u32] {
+        &self.trail
+    }
+
+    /// Why each trail entry was decided.
+    pub fn reasons(&self) -> &[Reason] {
+        &self.reasons
+    }
+
+    /// Candidate edges queued by the loop tracker for the loop-closure deducer, drained by the caller.
+    pub fn take_pending_closures(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.pending_closures)
+    }
+
+    /// The loop tracker, when loop closure is on.
+    pub fn loops(&self) -> Option<&LoopTracker> {
+        self.loops.as_ref()
+    }
+
+    /// Human-readable place of a lattice index, for messages.
+    pub fn describe(&self, i: usize) -> String {
+        let (y, x) = self.point(i);
+        match (y.rem_euclid(2), x.rem_euclid(2)) {
+            (0, 1) => format!(
+                "the horizontal edge right of dot ({}, {})",
+                y / 2,
+                (x - 1) / 2
+            ),
+            (1, 0) => format!("the vertical edge below dot ({}, {})", (y - 1) / 2, x / 2),
+            (1, 1) => format!("cell ({}, {})", (y - 1) / 2, (x - 1) / 2),
+            _ => format!("dot ({}, {})", y / 2, x / 2),
+        }
+    }
+
+    /// The one function that decides an edge: keeps every count, records the reason, and reports contradictions.
+    ///
+    /// Returns `Ok(true)` when the edge changed, `Ok(false)` when it already had that state
+    /// (or is off-grid and a cross is asked).
+    #[inline]
+    pub fn set_edge(&mut self, i: usize, state: u8, reason: Reason) -> Result<bool, Contradiction> {
+        let cur = self.grid[i];
+        if cur == state || (cur == OFF && state == CROSS) {
+            return Ok(false);
+        }
+        if cur != UNKNOWN {
+            return Err(self.contradiction(i, state, cur));
+        }
+        self.grid[i] = state;
+        self.unknown -= 1;
+        self.trail.push(i as u32);
+        self.reasons.push(reason);
+        let (dots, cells) = if i & 1 == 1 {
+            ([i - 1, i + 1], [i - self.stride, i + self.stride])
+        } else {
+            ([i - self.stride, i + self.stride], [i - 1, i + 1])
+        };
+        if state == LINE {
+            self.line_count += 1;
+            for d in dots {
+                self.lines[d] += 1;
+                if self.lines[d] > 2 {
+                    return Err(self.fail(format!("{} would have three lines", self.describe(d))));
+                }
+            }
+            for c in cells {
+                let code = self.grid[c];
+                if code != 0 {
+                    let clue = code.trailing_zeros() as u8 - 4;
+                    self.lines[c] += 1;
+                    let n = self.lines[c];
+                    if n == clue {
+                        self.unsatisfied -= 1;
+                    } else if n == clue + 1 {
+                        self.unsatisfied += 1;
+                        return Err(self.fail(format!(
+                            "{} would have more than {clue} lines",
+                            self.describe(c)
+                        )));
+                    }
+                } else {
+                    self.lines[c] += 1;
+                }
+            }
+            if self.loops.is_some() {
+                let (a, b) = (dots[0], dots[1]);
+                self.track_line(a, b)?;
+            }
+        } else {
+            for d in dots {
+                self.crosses[d] += 1;
+                if self.crosses[d] == 3 && self.lines[d] == 1 {
+                    return Err(self.fail(format!("the loop would end at {}", self.describe(d))));
+                }
+            }
+            for c in cells {
+                let code = self.grid[c];
+                self.crosses[c] += 1;
+                if code != 0 {
+                    let clue = code.trailing_zeros() as u8 - 4;
+                    if self.crosses[c] > 4 - clue {
+                        return Err(self.fail(format!(
+                            "{} could no longer have {clue} lines",
+                            self.describe(c)
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    fn track_line(&mut self, a: usize, b: usize) -> Result<(), Contradiction> {
+        let da = self.dot_number(a);
+        let db = self.dot_number(b);
+        let tracker = self.loops.as_mut().expect("checked by the caller");
+        match tracker.add_line(da, db) {
+            LineAdded::Extended(x, y) => {
+                let (px, py) = (self.dot_index(x), self.dot_index(y));
+                let diff = px.abs_diff(py);
+                if (diff == 2 || diff == 2 * self.stride)
+                    && self.grid[px.min(py) + diff / 2] == UNKNOWN
+                {
+                    self.pending_closures.push((px.min(py) + diff / 2) as u32);
+                }
+                Ok(())
+            }
+            LineAdded::ClosedLoop => {
+                // The line closed a loop: fine only when it is the whole answer.
+                if self.unsatisfied == 0 && tracker.lines_in_chain_of(da) == self.line_count {
+                    Ok(())
+                } else {
+                    Err(self.fail(format!(
+                        "a loop would close at {} before the puzzle is done",
+                        self.describe(a)
+                    )))
+                }
+            }
+        }
+    }
+
+    /// Dot number (row-major over the (R+1) x (C+1) dots) of a dot's lattice index.
+    pub fn dot_number(&self, i: usize) -> usize {
+        let y = i / self.stride - self.margin;
+        let x = i % self.stride - self.margin;
+        (y / 2) * (self.cols + 1) + x / 2
+    }
+
+    /// Lattice index of a dot number.
+    pub fn dot_index(&self, n: usize) -> usize {
+        let (r, c) = (n / (self.cols + 1), n % (self.cols + 1));
+        (2 * r + self.margin) * self.stride + 2 * c + self.margin
+    }
+
+    /// Whether adding a line at `edge` (unknown, joining the two ends of one chain) would finish the puzzle.
+    pub fn closing_finishes(&self, edge: usize) -> bool {
+        let Some(tracker) = &self.loops else {
+            return false;
+        };
+        let dots = if edge & 1 == 1 {
+            [edge - 1, edge + 1]
+        } else {
+            [edge - self.stride, edge + self.stride]
+        };
+        if tracker.lines_in_chain_of(self.dot_number(dots[0])) != self.line_count {
+            return false;
+        }
+        let cells = if edge & 1 == 1 {
+            [edge - self.stride, edge + self.stride]
+        } else {
+            [edge - 1, edge + 1]
+        };
+        let mut unsatisfied = self.unsatisfied as isize;
+        for c in cells {
+            let code = self.grid[c];
+            if code != 0 {
+                let clue = code.trailing_zeros() as u8 - 4;
+                if self.lines[c] + 1 == clue {
+                    unsatisfied -= 1;
+                } else if self.lines[c] == clue {
+                    unsatisfied += 1;
+                }
+            }
+        }
+        unsatisfied == 0
+    }
+
+    /// Whether the edge at `edge` still joins the two ends of one chain.
+    pub fn joins_chain_ends(&self, edge: usize) -> bool {
+        let Some(tracker) = &self.loops else {
+            return false;
+        };
+        let dots = if edge & 1 == 1 {
+            [edge - 1, edge + 1]
+        } else {
+            [edge - self.stride, edge + self.stride]
+        };
+        self.grid[edge] == UNKNOWN
+            && self.lines[dots[0]] == 1
+            && self.lines[dots[1]] == 1
+            && tracker.same_chain(self.dot_number(dots[0]), self.dot_number(dots[1]))
+    }
+
+    fn contradiction(&self, i: usize, state: u8, cur: u8) -> Contradiction {
+        let name = |s: u8| match s {
+            LINE => "a line",
+            CROSS => "a cross",
+            OFF => "outside the grid",
+            _ => "unknown",
+        };
+        self.fail(format!(
+            "{} is {} but {} is asked",
+            self.describe(i),
+            name(cur),
+            name(state)
+        ))
+    }
+
+    fn fail(&self, message: String) -> Contradiction {
+        Contradiction { message }
+    }
+}

@@ -1,0 +1,105 @@
+//! Command-line interface: the argument grammar (clap) and dispatch to each command.
+
+mod solve;
+
+use crate::compile::RuleBook;
+use crate::rules::{LoadError, RuleSet};
+use clap::{Args, Parser, Subcommand};
+use std::path::{Path, PathBuf};
+
+/// Exit status: every puzzle solved, every check passed.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: some puzzle was not solved (stuck or no solution), or some check failed.
+pub const EXIT_UNSOLVED: i32 = 1;
+/// Exit status: the input or the rules could not be read.
+pub const EXIT_BAD_INPUT: i32 = 2;
+
+/// Solve Slink and Slitherlink puzzles with deduction rules read from text files.
+///
+/// With no command, `slink` reads a puzzle stream on standard input and writes the
+/// answers on standard output (same as `slink solve`).
+#[derive(Parser, Debug)]
+#[command(name = "slink", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve puzzle streams (standard input when no file is given).
+    Solve(SolveArgs),
+}
+
+/// Options of `slink solve`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SolveArgs {
+    /// Puzzle stream files; standard input when none is given (or for `-`).
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    rules: RulesArg,
+}
+
+/// Where the rule set comes from.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RulesArg {
+    /// Load the rule set from the `*.rules` files of DIR instead of the built-in one.
+    #[arg(long = "rules", value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+impl RulesArg {
+    /// Loads and compiles the chosen rule set, or prints why it cannot.
+    fn load(&self) -> Result<RuleBook, i32> {
+        load_book(self.dir.as_deref())
+    }
+}
+
+/// Loads a rule set (built-in when `dir` is None) and expands it; prints diagnostics on failure.
+fn load_book(dir: Option<&Path>) -> Result<RuleBook, i32> {
+    let set = match dir {
+        None => RuleSet::builtin(),
+        Some(dir) => match RuleSet::load_dir(dir) {
+            Ok(set) => set,
+            Err(e @ LoadError::Io { .. }) => {
+                eprintln!("slink: {e}");
+                return Err(EXIT_BAD_INPUT);
+            }
+            Err(LoadError::Invalid(diagnostics)) => {
+                for d in &diagnostics {
+                    eprintln!("{d}");
+                }
+                let n = diagnostics.len();
+                eprintln!(
+                    "slink: {n} error{} in the rules of {}",
+                    if n == 1 { "" } else { "s" },
+                    dir.display()
+                );
+                return Err(EXIT_BAD_INPUT);
+            }
+        },
+    };
+    Ok(RuleBook::new(set))
+}
+
+/// Runs the command line; returns the process exit status.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                EXIT_BAD_INPUT
+            } else {
+                EXIT_OK
+            };
+        }
+    };
+    match cli.command {
+        None => solve::run(&cli.solve),
+        Some(Command::Solve(args)) => solve::run(&args),
+    }
+}

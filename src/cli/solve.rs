@@ -1,0 +1,138 @@
+//! `slink solve`: read puzzle streams, solve each puzzle, write each answer as soon as it is found.
+
+use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, SolveArgs};
+use crate::puzzle::PuzzleReader;
+use crate::render::render_answer;
+use crate::solve::{Outcome, Solver};
+use std::io::{self, BufWriter, Read, Write};
+
+/// Solves every puzzle of the given streams; returns the exit status.
+pub fn run(args: &SolveArgs) -> i32 {
+    let book = match args.rules.load() {
+        Ok(book) => book,
+        Err(status) => return status,
+    };
+    let mut solver = Solver::new(book);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut run = Run::default();
+    let sources: Vec<Option<&std::path::Path>> = if args.files.is_empty() {
+        vec![None]
+    } else {
+        args.files
+            .iter()
+            .map(|f| (f.as_os_str() != "-").then_some(f.as_path()))
+            .collect()
+    };
+    for source in sources {
+        let result = match source {
+            None => run.stream("<stdin>", io::stdin().lock(), &mut solver, &mut out),
+            Some(path) => match std::fs::File::open(path) {
+                Ok(file) => run.stream(&path.display().to_string(), file, &mut solver, &mut out),
+                Err(e) => {
+                    eprintln!("slink: cannot read {}: {e}", path.display());
+                    run.bad_input = true;
+                    Ok(())
+                }
+            },
+        };
+        if let Err(e) = result {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                return run.status();
+            }
+            eprintln!("slink: cannot write the answers: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if let Err(e) = out.flush()
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("slink: cannot write the answers: {e}");
+        return EXIT_BAD_INPUT;
+    }
+    run.status()
+}
+
+/// What happened so far over all streams.
+#[derive(Default)]
+struct Run {
+    number: usize,
+    unsolved: usize,
+    bad_input: bool,
+    buffer: Vec<u8>,
+}
+
+impl Run {
+    fn status(&self) -> i32 {
+        if self.bad_input {
+            EXIT_BAD_INPUT
+        } else if self.unsolved > 0 {
+            EXIT_UNSOLVED
+        } else {
+            EXIT_OK
+        }
+    }
+
+    fn stream<R: Read, W: Write>(
+        &mut self,
+        name: &str,
+        input: R,
+        solver: &mut Solver,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let mut reader = PuzzleReader::new(name, input);
+        while let Some(item) = reader.next_puzzle(out) {
+            self.number += 1;
+            let k = self.number;
+            let puzzle = match item {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("slink: {e}");
+                    self.bad_input = true;
+                    if e.recoverable {
+                        continue;
+                    }
+                    break;
+                }
+            };
+            let (board, outcome) = solver.solve(&puzzle);
+            match outcome {
+                Outcome::Solved => {
+                    self.buffer.clear();
+                    render_answer(
+                        &mut self.buffer,
+                        k,
+                        board.rows(),
+                        board.cols(),
+                        |r, c| board.clue(r, c),
+                        |r, c| board.h_line(r, c),
+                        |r, c| board.v_line(r, c),
+                    );
+                    out.write_all(&self.buffer)?;
+                }
+                Outcome::Stuck { unknown } => {
+                    self.unsolved += 1;
+                    let edges =
+                        (board.rows() + 1) * board.cols() + board.rows() * (board.cols() + 1);
+                    eprintln!(
+                        "slink: puzzle {k} ({name}, {}x{}): stuck: the rules ran out with {unknown} of {edges} edges unknown",
+                        board.rows(),
+                        board.cols()
+                    );
+                }
+                Outcome::Contradiction(c) => {
+                    self.unsolved += 1;
+                    eprintln!(
+                        "slink: puzzle {k} ({name}, {}x{}): no solution: {c}",
+                        board.rows(),
+                        board.cols()
+                    );
+                }
+            }
+        }
+        if reader.missing_end_marker() {
+            eprintln!("slink: warning: {name} ends without the `0 0` end marker");
+        }
+        Ok(())
+    }
+}

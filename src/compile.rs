@@ -1,0 +1,240 @@
+//! Compiling rule variants into matchers and the watch index: for each edge direction and new state, the variants that read such an edge, grouped by the clue they need nearby.
+//!
+//! A [`RuleBook`] is built once from a rule set. [`Matchers`] lay its variants out for one
+//! lattice stride (offsets become plain index differences) and are cached per grid width.
+
+use crate::board::{CLUE0, CROSS, LINE, OFF};
+use crate::geometry::Pos;
+use crate::rules::expand::{Variant, expand_all};
+use crate::rules::{Deducer, Fact, Glyph, RuleSet};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// A rule set ready to run: its rules, their variants, and the margin a board needs.
+#[derive(Clone, Debug)]
+pub struct RuleBook {
+    /// The checked rules (names, descriptions, sources).
+    pub set: RuleSet,
+    /// Every distinct variant of every rule.
+    pub variants: Vec<Variant>,
+    /// Off-grid lattice points a board needs around the grid for these variants.
+    pub margin: usize,
+}
+
+impl RuleBook {
+    /// Expands every rule of the set into its variants.
+    pub fn new(set: RuleSet) -> RuleBook {
+        let variants = expand_all(&set.rules);
+        let span = variants.iter().map(variant_span).max().unwrap_or(0);
+        RuleBook {
+            margin: (span as usize + 2).next_multiple_of(2),
+            set,
+            variants,
+        }
+    }
+
+    /// Whether the rule set switches on loop closure.
+    pub fn loop_closure(&self) -> bool {
+        self.set.uses(Deducer::LoopClosure)
+    }
+
+    /// Lays the variants out for boards of this stride.
+    pub fn matchers(&self, stride: usize) -> Matchers {
+        Matchers::build(&self.variants, stride)
+    }
+}
+
+fn variant_span(v: &Variant) -> i32 {
+    let points = v
+        .dots
+        .iter()
+        .copied()
+        .chain(v.premise.iter().chain(&v.conclusion).map(|f| f.at));
+    let (mut y0, mut y1, mut x0, mut x1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+    for p in points {
+        y0 = y0.min(p.y);
+        y1 = y1.max(p.y);
+        x0 = x0.min(p.x);
+        x1 = x1.max(p.x);
+    }
+    (y1 - y0).max(x1 - x0).max(0)
+}
+
+/// A premise test: the lattice point at `anchor + offset` must have a bit of `mask`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// Index difference from the variant's origin.
+    pub offset: isize,
+    /// Allowed states or clue codes.
+    pub mask: u8,
+}
+
+/// A conclusion: the edge at `anchor + offset` gets `state`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conclude {
+    /// Index difference from the variant's origin.
+    pub offset: isize,
+    /// [`LINE`] or [`CROSS`].
+    pub state: u8,
+}
+
+/// One way a changed edge can wake a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The variant (index into the rule book).
+    pub variant: u32,
+    /// The variant's origin is the changed edge's index plus this.
+    pub delta: isize,
+    /// The premise tests left after the trigger edge and the key clue.
+    pub checks: Range<u32>,
+    /// What it concludes.
+    pub concludes: Range<u32>,
+}
+
+/// Watchers of one (edge direction, new state) whose key clue cell sits at one offset from the edge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// Index difference from the changed edge to the key clue cell.
+    pub key: isize,
+    /// Entries by the key cell's clue (0-3).
+    pub by_clue: [Range<u32>; 4],
+}
+
+/// Watchers of one edge direction and new state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Watch {
+    /// Entries that need a clue near the edge, grouped by where.
+    pub groups: Vec<Group>,
+    /// Entries that need no clue.
+    pub free: Range<u32>,
+}
+
+/// The variants of a rule book laid out for one stride, with the watch index.
+#[derive(Clone, Debug)]
+pub struct Matchers {
+    /// The stride the offsets were computed for.
+    pub stride: usize,
+    /// Premise tests of all entries.
+    pub checks: Vec<Check>,
+    /// Conclusions of all entries.
+    pub concludes: Vec<Conclude>,
+    /// All entries, grouped as the watch index says.
+    pub entries: Vec<Entry>,
+    /// `watch[d][s]`: d = 1 for horizontal edges (odd index), 0 for vertical; s = 0 for a new line, 1 for a new cross.
+    pub watch: [[Watch; 2]; 2],
+    /// Variants whose premise reads no edge, by the clue of their key cell: tried once per cell at the start.
+    pub statics: [Range<u32>; 4],
+}
+
+fn mask(glyph: Glyph) -> u8 {
+    match glyph {
+        Glyph::Line => LINE,
+        Glyph::Cross => CROSS | OFF,
+        Glyph::Clue(n) => CLUE0 << n,
+    }
+}
+
+impl Matchers {
+    fn build(variants: &[Variant], stride: usize) -> Matchers {
+        let flat = |p: Pos| p.y as isize * stride as isize + p.x as isize;
+        let mut m = Matchers {
+            stride,
+            checks: Vec::new(),
+            concludes: Vec::new(),
+            entries: Vec::new(),
+            watch: Default::default(),
+            statics: Default::default(),
+        };
+        // (direction, state) -> key offset -> clue -> entries; and entries without a key.
+        type Keyed = BTreeMap<isize, [Vec<Entry>; 4]>;
+        let mut keyed: [[Keyed; 2]; 2] = Default::default();
+        let mut free: [[Vec<Entry>; 2]; 2] = Default::default();
+        let mut statics: [Vec<Entry>; 4] = Default::default();
+        for (vi, v) in variants.iter().enumerate() {
+            let add_entry = |m: &mut Matchers, skip: &[Fact], origin: Pos| -> Entry {
+                let start = m.checks.len() as u32;
+                // Clue tests first: they never change and reject most spots.
+                let mut rest: Vec<&Fact> = v.premise.iter().filter(|f| !skip.contains(f)).collect();
+                rest.sort_by_key(|f| !matches!(f.glyph, Glyph::Clue(_)));
+                for f in rest {
+                    m.checks.push(Check {
+                        offset: flat(f.at),
+                        mask: mask(f.glyph),
+                    });
+                }
+                let cstart = m.concludes.len() as u32;
+                for f in &v.conclusion {
+                    m.concludes.push(Conclude {
+                        offset: flat(f.at),
+                        state: if f.glyph == Glyph::Line { LINE } else { CROSS },
+                    });
+                }
+                Entry {
+                    variant: vi as u32,
+                    delta: -flat(origin),
+                    checks: start..m.checks.len() as u32,
+                    concludes: cstart..m.concludes.len() as u32,
+                }
+            };
+            let clues: Vec<&Fact> = v
+                .premise
+                .iter()
+                .filter(|f| matches!(f.glyph, Glyph::Clue(_)))
+                .collect();
+            let edges: Vec<&Fact> = v.premise.iter().filter(|f| f.at.is_edge()).collect();
+            if edges.is_empty() {
+                if let Some(key) = clues.first() {
+                    let Glyph::Clue(n) = key.glyph else {
+                        unreachable!()
+                    };
+                    let e = add_entry(&mut m, &[**key], key.at);
+                    statics[n as usize].push(e);
+                }
+                continue;
+            }
+            for trigger in edges {
+                let dir = (trigger.at.x & 1) as usize;
+                let state = usize::from(trigger.glyph == Glyph::Cross);
+                let key = clues.iter().min_by_key(|c| {
+                    let d = c.at - trigger.at;
+                    (d.y.abs() + d.x.abs(), c.at)
+                });
+                match key {
+                    Some(key) => {
+                        let Glyph::Clue(n) = key.glyph else {
+                            unreachable!()
+                        };
+                        let e = add_entry(&mut m, &[*trigger, **key], trigger.at);
+                        keyed[dir][state]
+                            .entry(flat(key.at - trigger.at))
+                            .or_default()[n as usize]
+                            .push(e);
+                    }
+                    None => {
+                        let e = add_entry(&mut m, &[*trigger], trigger.at);
+                        free[dir][state].push(e);
+                    }
+                }
+            }
+        }
+        let push_all = |m: &mut Matchers, list: Vec<Entry>| -> Range<u32> {
+            let start = m.entries.len() as u32;
+            m.entries.extend(list);
+            start..m.entries.len() as u32
+        };
+        for dir in 0..2 {
+            for state in 0..2 {
+                let groups = std::mem::take(&mut keyed[dir][state]);
+                let mut watch = Watch::default();
+                for (key, lists) in groups {
+                    let by_clue = lists.map(|l| push_all(&mut m, l));
+                    watch.groups.push(Group { key, by_clue });
+                }
+                watch.free = push_all(&mut m, std::mem::take(&mut free[dir][state]));
+                m.watch[dir][state] = watch;
+            }
+        }
+        m.statics = statics.map(|l| push_all(&mut m, l));
+        m
+    }
+}

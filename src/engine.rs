@@ -1,0 +1,188 @@
+//! The propagation engine: walks the board's trail as a work queue, wakes the matchers that watch each decided edge, and runs loop closure when the queue runs dry.
+
+use crate::board::{Board, CLUE0, CROSS, Contradiction, LINE, OFF, Reason};
+use crate::compile::{Entry, Matchers, RuleBook};
+
+/// Counts of what each variant did, kept when statistics are asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Per variant: matches that decided at least one edge.
+    pub fired: Vec<u64>,
+    /// Per variant: edges decided.
+    pub decided: Vec<u64>,
+    /// Per variant: premise tests tried.
+    pub tried: Vec<u64>,
+    /// Edges decided by loop closure.
+    pub closure_decided: u64,
+}
+
+impl Tally {
+    /// Zeroed counts for `variants` variants.
+    pub fn new(variants: usize) -> Tally {
+        Tally {
+            fired: vec![0; variants],
+            decided: vec![0; variants],
+            tried: vec![0; variants],
+            closure_decided: 0,
+        }
+    }
+
+    /// Adds another tally's counts to this one.
+    pub fn absorb(&mut self, other: &Tally) {
+        for (a, b) in self.fired.iter_mut().zip(&other.fired) {
+            *a += b;
+        }
+        for (a, b) in self.decided.iter_mut().zip(&other.decided) {
+            *a += b;
+        }
+        for (a, b) in self.tried.iter_mut().zip(&other.tried) {
+            *a += b;
+        }
+        self.closure_decided += other.closure_decided;
+    }
+}
+
+/// Runs a rule book's matchers over boards.
+pub struct Engine<'a> {
+    book: &'a RuleBook,
+    matchers: &'a Matchers,
+    tally: Option<&'a mut Tally>,
+}
+
+impl<'a> Engine<'a> {
+    /// An engine for boards whose stride is `matchers.stride`.
+    pub fn new(book: &'a RuleBook, matchers: &'a Matchers) -> Engine<'a> {
+        Engine {
+            book,
+            matchers,
+            tally: None,
+        }
+    }
+
+    /// Counts what each variant does into `tally`.
+    pub fn with_tally(mut self, tally: &'a mut Tally) -> Engine<'a> {
+        self.tally = Some(tally);
+        self
+    }
+
+    /// Applies the rules from a fresh board to a fixpoint: clue-only rules at every cell,
+    /// the grid border as crosses, then everything the decided edges wake.
+    pub fn start(&mut self, board: &mut Board) -> Result<(), Contradiction> {
+        debug_assert_eq!(board.stride(), self.matchers.stride);
+        let m = self.matchers;
+        let (rows, cols) = (board.rows() as isize, board.cols() as isize);
+        for r in 0..rows {
+            for c in 0..cols {
+                let cell = board.index(2 * r + 1, 2 * c + 1);
+                let code = board.at(cell);
+                if code >= CLUE0 {
+                    let clue = code.trailing_zeros() as usize - 4;
+                    for e in &m.entries[range(&m.statics[clue])] {
+                        self.try_entry(board, e, cell)?;
+                    }
+                }
+            }
+        }
+        // The border: each off-grid edge at a grid dot acts as a cross that was just decided.
+        for c in 0..=cols {
+            self.wake(board, board.index(-1, 2 * c), OFF)?;
+            self.wake(board, board.index(2 * rows + 1, 2 * c), OFF)?;
+        }
+        for r in 0..=rows {
+            self.wake(board, board.index(2 * r, -1), OFF)?;
+            self.wake(board, board.index(2 * r, 2 * cols + 1), OFF)?;
+        }
+        self.propagate(board, 0)
+    }
+
+    /// Wakes the watchers of every trail entry from `head` on, then runs loop closure, until nothing changes.
+    pub fn propagate(&mut self, board: &mut Board, mut head: usize) -> Result<(), Contradiction> {
+        loop {
+            while head < board.trail().len() {
+                let q = board.trail()[head] as usize;
+                head += 1;
+                self.wake(board, q, board.at(q))?;
+            }
+            if !self.book.loop_closure() || !self.close_loops(board)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Loop closure on the queued candidates; true when it decided something.
+    fn close_loops(&mut self, board: &mut Board) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for edge in board.take_pending_closures() {
+            let edge = edge as usize;
+            if board.joins_chain_ends(edge) {
+                let state = if board.closing_finishes(edge) {
+                    LINE
+                } else {
+                    CROSS
+                };
+                changed |= board.set_edge(edge, state, Reason::LoopClosure)?;
+                if let Some(t) = self.tally.as_deref_mut() {
+                    t.closure_decided += 1;
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Tries every watcher of the edge at `q`, which just became `state`.
+    #[inline]
+    fn wake(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let watch = &m.watch[q & 1][usize::from(state != LINE)];
+        for g in &watch.groups {
+            let code = board.at(q.wrapping_add_signed(g.key));
+            if code >= CLUE0 {
+                let clue = code.trailing_zeros() as usize - 4;
+                for e in &m.entries[range(&g.by_clue[clue])] {
+                    self.try_entry(board, e, q)?;
+                }
+            }
+        }
+        for e in &m.entries[range(&watch.free)] {
+            self.try_entry(board, e, q)?;
+        }
+        Ok(())
+    }
+
+    /// Tests one entry's premise at its spot and applies its conclusion when it holds.
+    #[inline(always)]
+    fn try_entry(&mut self, board: &mut Board, e: &Entry, q: usize) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let anchor = q.wrapping_add_signed(e.delta);
+        if let Some(t) = self.tally.as_deref_mut() {
+            t.tried[e.variant as usize] += 1;
+        }
+        let grid = board.grid();
+        for c in &m.checks[range(&e.checks)] {
+            if grid[anchor.wrapping_add_signed(c.offset)] & c.mask == 0 {
+                return Ok(());
+            }
+        }
+        let reason = Reason::Rule {
+            variant: e.variant,
+            anchor: anchor as u32,
+        };
+        let mut decided = 0;
+        for c in &m.concludes[range(&e.concludes)] {
+            decided +=
+                u64::from(board.set_edge(anchor.wrapping_add_signed(c.offset), c.state, reason)?);
+        }
+        if decided > 0
+            && let Some(t) = self.tally.as_deref_mut()
+        {
+            t.fired[e.variant as usize] += 1;
+            t.decided[e.variant as usize] += decided;
+        }
+        Ok(())
+    }
+}
+
+#[inline(always)]
+fn range(r: &std::ops::Range<u32>) -> std::ops::Range<usize> {
+    r.start as usize..r.end as usize
+}

@@ -1,0 +1,1142 @@
+//! Puzzles and the streaming reader of the puzzle input format (`R C`, R rows of clues, `0 0`).
+//!
+//! The reader works on bytes in its own large buffer: no per-token allocation and no UTF-8
+//! validation of the input. Errors name the line and column (1-based, counted in characters)
+//! and say what was expected and what was found.
+
+use std::fmt;
+use std::io::{self, Read, Write};
+
+/// Largest number of rows or columns accepted in a puzzle.
+pub const MAX_SIDE: usize = 100_000;
+/// Largest number of cells (rows x columns) accepted in a puzzle.
+pub const MAX_CELLS: usize = 50_000_000;
+/// Size of the reader's buffer, and so of each read from the input.
+pub const DEFAULT_BUFFER_SIZE: usize = 64 * 1024;
+/// Longest input line the reader accepts; longer lines are an unrecoverable error.
+pub const MAX_LINE_LENGTH: usize = 64 * 1024 * 1024;
+
+/// A puzzle: rows x cols cells, row-major clues; None = blank cell ('.' or '-').
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// Number of cell rows.
+    pub rows: usize,
+    /// Number of cell columns.
+    pub cols: usize,
+    /// The clues, row by row (`rows * cols` of them); `None` is a blank cell.
+    pub clues: Vec<Option<u8>>,
+}
+
+impl Puzzle {
+    /// The clue of the cell in row `r`, column `c` (both 0-based); `None` for a blank cell.
+    ///
+    /// The cell must be inside the grid (checked in debug builds; in release builds only an
+    /// index past the end of `clues` panics).
+    #[inline]
+    pub fn clue(&self, r: usize, c: usize) -> Option<u8> {
+        debug_assert!(r < self.rows && c < self.cols);
+        self.clues[r * self.cols + c]
+    }
+
+    /// Writes the puzzle back in the input format (header, rows, no "0 0").
+    ///
+    /// Blank cells are written as `.`.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        crate::render::push_decimal(out, self.rows);
+        out.push(b' ');
+        crate::render::push_decimal(out, self.cols);
+        out.push(b'\n');
+        out.reserve(self.rows * (2 * self.cols).max(1));
+        for r in 0..self.rows {
+            let row = &self.clues[r * self.cols..(r + 1) * self.cols];
+            for (j, clue) in row.iter().enumerate() {
+                if j > 0 {
+                    out.push(b' ');
+                }
+                out.push(match clue {
+                    Some(d) if *d <= 9 => b'0' + d,
+                    Some(_) => b'?',
+                    None => b'.',
+                });
+            }
+            out.push(b'\n');
+        }
+    }
+}
+
+/// Where something is in an input: 1-based line and column.
+///
+/// Columns count characters (a tab counts as one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column number, in characters.
+    pub column: usize,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// A problem with the input stream, with its position and a short clear sentence.
+#[derive(Debug, thiserror::Error)]
+#[error("{source_name}:{}:{}: {message}", .position.line, .position.column)]
+pub struct InputError {
+    /// Name of the input (a file name, or `-` / `<stdin>`), as given to [`PuzzleReader::new`].
+    pub source_name: String,
+    /// Where the problem is.
+    pub position: Position,
+    /// What was expected and what was found.
+    pub message: String,
+    /// Whether the reader can go on with the next puzzle after this error.
+    pub recoverable: bool,
+}
+
+/// Decoding of one clue byte: 0..=3 a clue, `BLANK` for `.`/`-`, `BAD` otherwise.
+const BLANK: u8 = 4;
+const BAD: u8 = 0xff;
+static CLUE_CODE: [u8; 256] = {
+    let mut table = [BAD; 256];
+    table[b'0' as usize] = 0;
+    table[b'1' as usize] = 1;
+    table[b'2' as usize] = 2;
+    table[b'3' as usize] = 3;
+    table[b'.' as usize] = BLANK;
+    table[b'-' as usize] = BLANK;
+    table
+};
+
+#[inline]
+fn clue_of_code(code: u8) -> Option<u8> {
+    if code < BLANK { Some(code) } else { None }
+}
+
+#[inline]
+fn is_space(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+/// 1-based column of the byte just after `before` (the start of a line up to some point).
+fn column_after(before: &[u8]) -> usize {
+    // Count bytes that are not UTF-8 continuation bytes (0x80..=0xBF).
+    before.iter().filter(|&&b| (b as i8) >= -0x40).count() + 1
+}
+
+/// A token of the input, quoted for a message: at most 20 characters, escaped.
+fn quoted(token: &[u8]) -> String {
+    const MAX_CHARS: usize = 20;
+    let text = String::from_utf8_lossy(&token[..token.len().min(4 * MAX_CHARS)]);
+    let mut shown = String::with_capacity(MAX_CHARS + 5);
+    shown.push('\'');
+    for (n, ch) in text.chars().enumerate() {
+        if n == MAX_CHARS {
+            shown.push_str("...");
+            break;
+        }
+        shown.extend(ch.escape_debug());
+    }
+    if text.chars().count() <= MAX_CHARS && token.len() > 4 * MAX_CHARS {
+        shown.push_str("...");
+    }
+    shown.push('\'');
+    shown
+}
+
+/// `n` and the noun, singular or plural: "1 value", "3 values".
+fn count_of(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// Index of the first `\n` in `bytes`.
+#[inline]
+fn find_newline(bytes: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = LO * b'\n' as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap()) ^ NL;
+        // Exact zero-byte test: the high bit of a byte is set iff that byte was zero.
+        let found = !(((word & !HI) + !HI) | word | !HI);
+        if found != 0 {
+            return Some(base + (found.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| base + i)
+}
+
+/// A line in the reader's buffer: `start..end` without the line end and trailing whitespace.
+#[derive(Clone, Copy)]
+struct Line {
+    start: usize,
+    end: usize,
+}
+
+/// Reads puzzles one at a time from a byte stream, in large chunks.
+///
+/// Reading stops at the `0 0` end marker: nothing after it is read.
+pub struct PuzzleReader<R: Read> {
+    source_name: String,
+    input: R,
+    buf: Vec<u8>,
+    /// Start of the unconsumed bytes in `buf`.
+    start: usize,
+    /// `start..scanned` is known to hold no newline.
+    scanned: usize,
+    /// End of the bytes read into `buf`.
+    end: usize,
+    /// The input has reported its end.
+    eof: bool,
+    /// Number of the last line handed out (0 before the first).
+    line: usize,
+    /// Column just after the last line, when the input ended without a final newline.
+    unterminated_end: Option<usize>,
+    started: usize,
+    previous_rows: usize,
+    finished: bool,
+    missing_end: bool,
+    /// An unrecoverable error met while skipping the rest of a bad puzzle, reported next.
+    pending: Option<InputError>,
+}
+
+impl<R: Read> PuzzleReader<R> {
+    /// A reader of the puzzles of `input`, whose errors name `source_name`.
+    pub fn new(source_name: impl Into<String>, input: R) -> Self {
+        Self::with_capacity(source_name, input, DEFAULT_BUFFER_SIZE)
+    }
+
+    /// Like [`PuzzleReader::new`] with an initial buffer of `capacity` bytes (at least 1).
+    ///
+    /// Each read asks the input for at most the free space of the buffer; the buffer grows
+    /// (up to [`MAX_LINE_LENGTH`]) when a single line does not fit.
+    pub fn with_capacity(source_name: impl Into<String>, input: R, capacity: usize) -> Self {
+        PuzzleReader {
+            source_name: source_name.into(),
+            input,
+            buf: vec![0; capacity.max(1)],
+            start: 0,
+            scanned: 0,
+            end: 0,
+            eof: false,
+            line: 0,
+            unterminated_end: None,
+            started: 0,
+            previous_rows: 0,
+            finished: false,
+            missing_end: false,
+            pending: None,
+        }
+    }
+
+    /// Next puzzle of the stream. None after the "0 0" end marker (or at end of input).
+    ///
+    /// `before_read` is flushed before every read from the input, so answers already written
+    /// reach the reader of our output before we block waiting for more input. (A failed flush
+    /// is ignored here: the writer reports it again on its next write or flush.)
+    ///
+    /// After an error with `recoverable == true`, all rows of the bad puzzle have been
+    /// consumed and the next call goes on with the next puzzle. After an unrecoverable error,
+    /// every further call returns None.
+    pub fn next_puzzle(
+        &mut self,
+        before_read: &mut dyn Write,
+    ) -> Option<Result<Puzzle, InputError>> {
+        if let Some(error) = self.pending.take() {
+            self.finished = true;
+            return Some(Err(error));
+        }
+        if self.finished {
+            return None;
+        }
+        match self.read_puzzle(before_read) {
+            Ok(Some(puzzle)) => Some(Ok(puzzle)),
+            Ok(None) => {
+                self.finished = true;
+                None
+            }
+            Err(error) => {
+                if !error.recoverable {
+                    self.finished = true;
+                }
+                Some(Err(error))
+            }
+        }
+    }
+
+    /// Number of puzzles started so far (a puzzle with a bad value still counts, so numbering
+    /// stays aligned with the input).
+    ///
+    /// A puzzle starts with a valid header line; a bad header is unrecoverable and not counted.
+    pub fn puzzles_started(&self) -> usize {
+        self.started
+    }
+
+    /// Whether the input ended where a header was expected, without the `0 0` end marker.
+    pub fn missing_end_marker(&self) -> bool {
+        self.missing_end
+    }
+
+    fn error(&self, line: usize, column: usize, message: String, recoverable: bool) -> InputError {
+        InputError {
+            source_name: self.source_name.clone(),
+            position: Position { line, column },
+            message,
+            recoverable,
+        }
+    }
+
+    /// An error about the byte at `at` in the last line handed out.
+    fn error_at(&self, line: Line, at: usize, message: String, recoverable: bool) -> InputError {
+        let column = column_after(&self.buf[line.start..at]);
+        self.error(self.line, column, message, recoverable)
+    }
+
+    /// Position just after the last byte of the input.
+    fn end_position(&self) -> (usize, usize) {
+        match self.unterminated_end {
+            Some(column) => (self.line, column),
+            None => (self.line + 1, 1),
+        }
+    }
+
+    fn read_puzzle(&mut self, before_read: &mut dyn Write) -> Result<Option<Puzzle>, InputError> {
+        let header = loop {
+            match self.next_line(before_read)? {
+                None => {
+                    self.missing_end = true;
+                    return Ok(None);
+                }
+                Some(line) if line.start == line.end => continue,
+                Some(line) => break line,
+            }
+        };
+        let Some((rows, cols)) = self.parse_header(header)? else {
+            return Ok(None);
+        };
+        self.started += 1;
+        self.previous_rows = rows;
+        let number = self.started;
+        let mut clues = Vec::with_capacity(rows * cols);
+        let mut first_error = None;
+        for row in 1..=rows {
+            let line = match self.next_line(before_read) {
+                Ok(Some(line)) => line,
+                result => {
+                    let error = match result {
+                        Err(error) => error,
+                        _ => {
+                            let (line, column) = self.end_position();
+                            let message = format!(
+                                "input ended inside puzzle {number}: expected {}, found {}",
+                                count_of(rows, "row"),
+                                row - 1
+                            );
+                            self.error(line, column, message, false)
+                        }
+                    };
+                    return Err(match first_error {
+                        Some(first) => {
+                            self.pending = Some(error);
+                            first
+                        }
+                        None => error,
+                    });
+                }
+            };
+            if first_error.is_none()
+                && let Err(error) = self.parse_row(line, number, row, cols, &mut clues)
+            {
+                first_error = Some(error);
+            }
+        }
+        match first_error {
+            Some(error) => Err(error),
+            None => Ok(Some(Puzzle { rows, cols, clues })),
+        }
+    }
+
+    /// Parses a header line: `Some((rows, cols))`, or None for the `0 0` end marker.
+    fn parse_header(&self, line: Line) -> Result<Option<(usize, usize)>, InputError> {
+        let number = self.started + 1;
+        let s = &self.buf[line.start..line.end];
+        let mut tokens = Tokens { s, i: 0 };
+        let expected = format!("expected the size 'rows columns' of puzzle {number}");
+        let mut values = [0usize; 2];
+        let mut spans = [(0, 0); 2];
+        for (k, value) in values.iter_mut().enumerate() {
+            let Some((a, b)) = tokens.next() else {
+                let mut message = format!("{expected} (two whole numbers), found only one number");
+                self.add_extra_row_hint(s, &mut message);
+                return Err(self.error_at(line, line.end, message, false));
+            };
+            let token = &s[a..b];
+            if !token.iter().all(u8::is_ascii_digit) {
+                let mut message =
+                    format!("{expected} (two whole numbers), found {}", quoted(token));
+                self.add_extra_row_hint(s, &mut message);
+                return Err(self.error_at(line, line.start + a, message, false));
+            }
+            *value = token.iter().fold(0usize, |v, &d| {
+                v.saturating_mul(10).saturating_add((d - b'0') as usize)
+            });
+            spans[k] = (a, b);
+        }
+        if let Some((a, b)) = tokens.next() {
+            let mut message = format!("{expected}, found more after it: {}", quoted(&s[a..b]));
+            self.add_extra_row_hint(s, &mut message);
+            return Err(self.error_at(line, line.start + a, message, false));
+        }
+        let [rows, cols] = values;
+        let size = || {
+            let r = String::from_utf8_lossy(&s[spans[0].0..spans[0].1]);
+            let c = String::from_utf8_lossy(&s[spans[1].0..spans[1].1]);
+            format!("{r}x{c}")
+        };
+        if rows == 0 && cols == 0 {
+            return Ok(None);
+        }
+        if rows == 0 || cols == 0 {
+            let message = format!(
+                "puzzle {number}: size {} has no cells (rows and columns must be at least 1; \
+                 '0 0' ends the input)",
+                size()
+            );
+            return Err(self.error_at(line, line.start + spans[0].0, message, false));
+        }
+        if rows > MAX_SIDE || cols > MAX_SIDE || rows.saturating_mul(cols) > MAX_CELLS {
+            let message = format!(
+                "puzzle {number}: size {} is too large (at most {MAX_SIDE} rows, {MAX_SIDE} \
+                 columns and {MAX_CELLS} cells)",
+                size()
+            );
+            return Err(self.error_at(line, line.start + spans[0].0, message, false));
+        }
+        Ok(Some((rows, cols)))
+    }
+
+    /// When a bad header line looks like a row of clues, suggests that the previous puzzle
+    /// has more rows than its header says.
+    fn add_extra_row_hint(&self, s: &[u8], message: &mut String) {
+        if self.started == 0 {
+            return;
+        }
+        let looks_like_row =
+            Tokens { s, i: 0 }.all(|(a, b)| b - a == 1 && CLUE_CODE[s[a] as usize] != BAD);
+        if looks_like_row {
+            message.push_str(&format!(
+                " (this looks like a row: does puzzle {} have more than the {} its \
+                 header says?)",
+                self.started,
+                count_of(self.previous_rows, "row")
+            ));
+        }
+    }
+
+    /// Parses row `row` (1-based) of puzzle `number`, appending its `cols` clues to `clues`.
+    fn parse_row(
+        &self,
+        line: Line,
+        number: usize,
+        row: usize,
+        cols: usize,
+        clues: &mut Vec<Option<u8>>,
+    ) -> Result<(), InputError> {
+        let s = &self.buf[line.start..line.end];
+        // Fast path: values separated by single spaces, no leading whitespace.
+        if s.len() == 2 * cols - 1 {
+            let (pairs, last) = s.split_at(s.len() - 1);
+            let mut bad = CLUE_CODE[last[0] as usize] == BAD;
+            for pair in pairs.chunks_exact(2) {
+                bad |= (CLUE_CODE[pair[0] as usize] == BAD) | (pair[1] != b' ');
+            }
+            if !bad {
+                clues.extend(
+                    s.iter()
+                        .step_by(2)
+                        .map(|&b| clue_of_code(CLUE_CODE[b as usize])),
+                );
+                return Ok(());
+            }
+        }
+        // General path.
+        let mut count = 0;
+        let mut tokens = Tokens { s, i: 0 };
+        while let Some((a, b)) = tokens.next() {
+            count += 1;
+            if count > cols {
+                let found = count + tokens.count();
+                let message = format!(
+                    "puzzle {number}, row {row}: expected {}, found {found}",
+                    count_of(cols, "value")
+                );
+                return Err(self.error_at(line, line.start + a, message, true));
+            }
+            let code = if b - a == 1 {
+                CLUE_CODE[s[a] as usize]
+            } else {
+                BAD
+            };
+            if code == BAD {
+                let message = format!(
+                    "puzzle {number}, row {row}: expected a clue 0-3 or '.', found {}",
+                    quoted(&s[a..b])
+                );
+                return Err(self.error_at(line, line.start + a, message, true));
+            }
+            clues.push(clue_of_code(code));
+        }
+        if count < cols {
+            let message = format!(
+                "puzzle {number}, row {row}: expected {}, found {count}",
+                count_of(cols, "value")
+            );
+            return Err(self.error_at(line, line.end, message, true));
+        }
+        Ok(())
+    }
+
+    /// The next line of the input, or None at its end.
+    fn next_line(&mut self, before_read: &mut dyn Write) -> Result<Option<Line>, InputError> {
+        loop {
+            if let Some(offset) = find_newline(&self.buf[self.scanned..self.end]) {
+                let newline = self.scanned + offset;
+                let line = self.take_line(self.start, newline);
+                self.start = newline + 1;
+                self.scanned = self.start;
+                return Ok(Some(line));
+            }
+            self.scanned = self.end;
+            if self.eof {
+                if self.start == self.end {
+                    return Ok(None);
+                }
+                let line = self.take_line(self.start, self.end);
+                self.unterminated_end = Some(column_after(&self.buf[line.start..self.end]));
+                self.start = self.end;
+                self.scanned = self.end;
+                return Ok(Some(line));
+            }
+            self.fill(before_read)?;
+        }
+    }
+
+    /// Hands out the line `start..end` (without its `\n`).
+    fn take_line(&mut self, mut start: usize, mut end: usize) -> Line {
+        self.line += 1;
+        if self.line == 1 && self.buf[start..end].starts_with(b"\xEF\xBB\xBF") {
+            start += 3; // UTF-8 byte order mark
+        }
+        while end > start && matches!(self.buf[end - 1], b' ' | b'\t' | b'\r') {
+            end -= 1;
+        }
+        Line { start, end }
+    }
+
+    /// Reads more input after the unconsumed bytes, making room first.
+    fn fill(&mut self, before_read: &mut dyn Write) -> Result<(), InputError> {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.scanned -= self.start;
+            self.start = 0;
+        }
+        if self.end == self.buf.len() {
+            if self.buf.len() >= MAX_LINE_LENGTH {
+                let message = format!(
+                    "line {} is longer than {} MiB: is this a puzzle file?",
+                    self.line + 1,
+                    MAX_LINE_LENGTH >> 20
+                );
+                return Err(self.error(self.line + 1, 1, message, false));
+            }
+            let new_len = (2 * self.buf.len()).min(MAX_LINE_LENGTH);
+            self.buf.resize(new_len, 0);
+        }
+        let _ = before_read.flush();
+        loop {
+            match self.input.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(());
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let (line, column) = (self.line + 1, 1);
+                    let message = format!("could not read the input: {e}");
+                    return Err(self.error(line, column, message, false));
+                }
+            }
+        }
+    }
+}
+
+/// Whitespace-separated tokens of a line, as byte ranges.
+struct Tokens<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = (usize, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        let s = self.s;
+        let mut i = self.i;
+        while i < s.len() && is_space(s[i]) {
+            i += 1;
+        }
+        if i == s.len() {
+            self.i = i;
+            return None;
+        }
+        let start = i;
+        while i < s.len() && !is_space(s[i]) {
+            i += 1;
+        }
+        self.i = i;
+        Some((start, i))
+    }
+}
+
+/// Convenience: parse a whole in-memory stream (used by tests and benchmarks).
+///
+/// # Errors
+///
+/// Returns the first error met, recoverable or not (the puzzles would not line up with the
+/// input otherwise).
+pub fn parse_all(source_name: &str, text: &[u8]) -> Result<Vec<Puzzle>, InputError> {
+    let mut reader = PuzzleReader::new(source_name, text);
+    let mut sink = io::sink();
+    let mut puzzles = Vec::new();
+    while let Some(puzzle) = reader.next_puzzle(&mut sink) {
+        puzzles.push(puzzle?);
+    }
+    Ok(puzzles)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE_IN: &str = "\
+8 8
+1 0 1 1 2 2 1 3
+3 3 3 3 2 3 3 2
+2 2 0 1 1 2 2 0
+2 3 1 1 0 1 2 2
+2 1 2 3 1 1 0 2
+1 2 2 2 2 3 2 1
+3 2 1 3 1 1 3 2
+1 0 0 2 3 2 3 2
+6 6
+0 0 1 1 0 0
+0 2 2 2 2 0
+1 2 0 0 2 1
+1 2 0 0 2 1
+0 2 2 2 2 0
+0 0 1 1 0 0
+2 2
+2 2
+2 2
+3 5
+3 3 3 2 3
+1 2 1 3 2
+3 3 2 2 2
+0 0
+";
+
+    /// All results of a reader over `text` with a buffer of `capacity` bytes.
+    fn read_all(text: &str, capacity: usize) -> (Vec<Result<Puzzle, InputError>>, bool) {
+        let mut reader = PuzzleReader::with_capacity("t.in", text.as_bytes(), capacity);
+        let mut results = Vec::new();
+        while let Some(result) = reader.next_puzzle(&mut io::sink()) {
+            results.push(result);
+            assert!(results.len() < 100, "reader does not stop");
+        }
+        assert!(reader.next_puzzle(&mut io::sink()).is_none());
+        (results, reader.missing_end_marker())
+    }
+
+    fn p(rows: usize, cols: usize, clues: &[Option<u8>]) -> Puzzle {
+        Puzzle {
+            rows,
+            cols,
+            clues: clues.to_vec(),
+        }
+    }
+
+    fn only_error(text: &str) -> InputError {
+        let (results, _) = read_all(text, 7);
+        let errors: Vec<_> = results.into_iter().filter_map(Result::err).collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        errors.into_iter().next().unwrap()
+    }
+
+    fn assert_error(e: &InputError, line: usize, column: usize, message: &str, rec: bool) {
+        assert_eq!(e.position, Position { line, column }, "{e}");
+        assert_eq!(e.message, message);
+        assert_eq!(e.recoverable, rec, "{e}");
+    }
+
+    #[test]
+    fn sample_stream() {
+        for capacity in [1, 3, 16, DEFAULT_BUFFER_SIZE] {
+            let (results, missing) = read_all(SAMPLE_IN, capacity);
+            assert!(!missing);
+            let puzzles: Vec<Puzzle> = results.into_iter().map(Result::unwrap).collect();
+            let sizes: Vec<_> = puzzles.iter().map(|p| (p.rows, p.cols)).collect();
+            assert_eq!(sizes, [(8, 8), (6, 6), (2, 2), (3, 5)]);
+            assert_eq!(puzzles[2], p(2, 2, &[Some(2); 4]));
+            assert_eq!(puzzles[0].clue(0, 7), Some(3));
+            assert_eq!(puzzles[3].clue(1, 3), Some(3));
+            assert_eq!(puzzles[3].clue(2, 0), Some(3));
+        }
+    }
+
+    #[test]
+    fn blanks_crlf_blank_lines_and_spacing() {
+        let text = "\u{feff}\r\n  \n2 3  \r\n. - 3\r\n\t0  1\t2 \r\n\r\n\n 1\t1\n-\n0 0\r\n";
+        let (results, missing) = read_all(text, 5);
+        assert!(!missing);
+        let puzzles: Vec<Puzzle> = results.into_iter().map(Result::unwrap).collect();
+        assert_eq!(
+            puzzles,
+            [
+                p(2, 3, &[None, None, Some(3), Some(0), Some(1), Some(2)]),
+                p(1, 1, &[None]),
+            ]
+        );
+    }
+
+    #[test]
+    fn end_marker_stops_reading() {
+        // Nothing after "0 0" is looked at, not even garbage.
+        let (results, missing) = read_all("1 1\n2\n0 0\nnot a puzzle\n", 64);
+        assert_eq!(results.len(), 1);
+        assert!(!missing);
+        let (results, missing) = read_all("0 0", 64);
+        assert!(results.is_empty() && !missing);
+    }
+
+    #[test]
+    fn missing_end_marker() {
+        let (results, missing) = read_all("1 1\n2\n\n", 64);
+        assert_eq!(results.len(), 1);
+        assert!(missing);
+        let (results, missing) = read_all("", 64);
+        assert!(results.is_empty() && missing);
+        let (results, missing) = read_all("1 2\n3 3", 64);
+        assert_eq!(results.len(), 1);
+        assert!(results[0].is_ok() && missing);
+    }
+
+    #[test]
+    fn bad_values_are_recoverable() {
+        let text = "1 1\n1\n2 3\n1 4 2\n1 x 3\n2 2\n0 0\n0 0\n1 1\n0\n0 0\n";
+        let mut reader = PuzzleReader::with_capacity("t.in", text.as_bytes(), 4);
+        let sink = &mut io::sink();
+        assert_eq!(
+            reader.next_puzzle(sink).unwrap().unwrap(),
+            p(1, 1, &[Some(1)])
+        );
+        let e = reader.next_puzzle(sink).unwrap().unwrap_err();
+        assert_error(
+            &e,
+            4,
+            3,
+            "puzzle 2, row 1: expected a clue 0-3 or '.', found '4'",
+            true,
+        );
+        assert_eq!(
+            e.to_string(),
+            "t.in:4:3: puzzle 2, row 1: expected a clue 0-3 or '.', found '4'"
+        );
+        assert_eq!(reader.puzzles_started(), 2);
+        assert_eq!(
+            reader.next_puzzle(sink).unwrap().unwrap(),
+            p(2, 2, &[Some(0); 4])
+        );
+        assert_eq!(
+            reader.next_puzzle(sink).unwrap().unwrap(),
+            p(1, 1, &[Some(0)])
+        );
+        assert!(reader.next_puzzle(sink).is_none());
+        assert_eq!(reader.puzzles_started(), 4);
+        assert!(!reader.missing_end_marker());
+    }
+
+    #[test]
+    fn bad_value_messages() {
+        let e = only_error("2 2\n1 1\n1 12\n0 0\n");
+        assert_error(
+            &e,
+            3,
+            3,
+            "puzzle 1, row 2: expected a clue 0-3 or '.', found '12'",
+            true,
+        );
+        let e = only_error("1 3\n1\t. \u{e9}\n0 0\n");
+        assert_error(
+            &e,
+            2,
+            5,
+            "puzzle 1, row 1: expected a clue 0-3 or '.', found 'é'",
+            true,
+        );
+        let e = only_error("1 2\n1\u{e9} 1\n0 0\n");
+        assert_error(
+            &e,
+            2,
+            1,
+            "puzzle 1, row 1: expected a clue 0-3 or '.', found '1é'",
+            true,
+        );
+        let e = only_error("1 2\n1 \u{e9}x\n0 0\n");
+        assert_error(
+            &e,
+            2,
+            3,
+            "puzzle 1, row 1: expected a clue 0-3 or '.', found 'éx'",
+            true,
+        );
+        let e = only_error("1 2\n1 1\r1\n0 0\n");
+        assert_error(
+            &e,
+            2,
+            3,
+            "puzzle 1, row 1: expected a clue 0-3 or '.', found '1\\r1'",
+            true,
+        );
+        let long = format!("1 1\n{}\n0 0\n", "x".repeat(100));
+        let e = only_error(&long);
+        let message = format!(
+            "puzzle 1, row 1: expected a clue 0-3 or '.', found '{}...'",
+            "x".repeat(20)
+        );
+        assert_error(&e, 2, 1, &message, true);
+    }
+
+    #[test]
+    fn wrong_number_of_values() {
+        let e = only_error("1 1\n1\n2 3\n1 1\n1 1 1\n0 0\n");
+        assert_error(
+            &e,
+            4,
+            4,
+            "puzzle 2, row 1: expected 3 values, found 2",
+            true,
+        );
+        let e = only_error("2 3\n1 1 1\n 1 1 1 2 x 3 \n0 0\n");
+        assert_error(
+            &e,
+            3,
+            8,
+            "puzzle 1, row 2: expected 3 values, found 6",
+            true,
+        );
+        let e = only_error("2 3\n\n1 1 1\n0 0\n");
+        assert_error(
+            &e,
+            2,
+            1,
+            "puzzle 1, row 1: expected 3 values, found 0",
+            true,
+        );
+        // Only the first problem of a puzzle is reported; all its rows are consumed.
+        let (results, _) = read_all("3 2\n1 x\n1\n1 1 1\n1 1\n1\n0 0\n", 8);
+        assert_eq!(results.len(), 2);
+        assert_error(
+            results[0].as_ref().unwrap_err(),
+            2,
+            3,
+            "puzzle 1, row 1: expected a clue 0-3 or '.', found 'x'",
+            true,
+        );
+        assert_eq!(results[1].as_ref().unwrap(), &p(1, 1, &[Some(1)]));
+    }
+
+    #[test]
+    fn bad_headers_are_unrecoverable() {
+        let cases: &[(&str, usize, usize, &str)] = &[
+            (
+                "3\n",
+                1,
+                2,
+                "expected the size 'rows columns' of puzzle 1 (two whole numbers), found only one number",
+            ),
+            (
+                "  3 x\n",
+                1,
+                5,
+                "expected the size 'rows columns' of puzzle 1 (two whole numbers), found 'x'",
+            ),
+            (
+                "-1 2\n",
+                1,
+                1,
+                "expected the size 'rows columns' of puzzle 1 (two whole numbers), found '-1'",
+            ),
+            (
+                "2 2 2\n",
+                1,
+                5,
+                "expected the size 'rows columns' of puzzle 1, found more after it: '2'",
+            ),
+            (
+                "0 3\n",
+                1,
+                1,
+                "puzzle 1: size 0x3 has no cells (rows and columns must be at least 1; '0 0' ends the input)",
+            ),
+            (
+                "1 1\n1\n\n 4 00\n",
+                4,
+                2,
+                "puzzle 2: size 4x00 has no cells (rows and columns must be at least 1; '0 0' ends the input)",
+            ),
+            (
+                "100001 1\n",
+                1,
+                1,
+                "puzzle 1: size 100001x1 is too large (at most 100000 rows, 100000 columns and 50000000 cells)",
+            ),
+            (
+                "10000 5001\n",
+                1,
+                1,
+                "puzzle 1: size 10000x5001 is too large (at most 100000 rows, 100000 columns and 50000000 cells)",
+            ),
+            (
+                "99999999999999999999999 1\n",
+                1,
+                1,
+                "puzzle 1: size 99999999999999999999999x1 is too large (at most 100000 rows, 100000 columns and 50000000 cells)",
+            ),
+            (
+                "1 2\n1 1\n1\r 1\n",
+                3,
+                1,
+                "expected the size 'rows columns' of puzzle 2 (two whole numbers), found '1\\r'",
+            ),
+        ];
+        for &(text, line, column, message) in cases {
+            let (results, missing) = read_all(text, 3);
+            assert!(!missing);
+            let e = results.last().unwrap().as_ref().unwrap_err();
+            assert_error(e, line, column, message, false);
+        }
+        // A row too many: the hint points at the previous puzzle.
+        let e = only_error("1 3\n1 1 1\n1 1 1\n0 0\n");
+        assert_error(
+            &e,
+            3,
+            5,
+            "expected the size 'rows columns' of puzzle 2, found more after it: '1' \
+             (this looks like a row: does puzzle 1 have more than the 1 row its header says?)",
+            false,
+        );
+        let e = only_error("2 1\n1\n.\n3\n0 0\n");
+        assert_error(
+            &e,
+            4,
+            2,
+            "expected the size 'rows columns' of puzzle 2 (two whole numbers), found only one \
+             number (this looks like a row: does puzzle 1 have more than the 2 rows its header \
+             says?)",
+            false,
+        );
+        // 50_000_000 cells exactly is fine (only the header is checked here).
+        let (results, _) = read_all("10000 5000\n", 64);
+        assert!(
+            !results[0]
+                .as_ref()
+                .unwrap_err()
+                .message
+                .contains("too large")
+        );
+    }
+
+    #[test]
+    fn input_ends_inside_a_puzzle() {
+        let e = only_error("1 1\n1\n3 2\n1 1\n1 1\n");
+        assert_error(
+            &e,
+            6,
+            1,
+            "input ended inside puzzle 2: expected 3 rows, found 2",
+            false,
+        );
+        let e = only_error("3 2\n1 1\n1 1");
+        assert_error(
+            &e,
+            3,
+            4,
+            "input ended inside puzzle 1: expected 3 rows, found 2",
+            false,
+        );
+        let e = only_error("3 2\n");
+        assert_error(
+            &e,
+            2,
+            1,
+            "input ended inside puzzle 1: expected 3 rows, found 0",
+            false,
+        );
+        // A bad value first, then the end: both are reported, in that order.
+        let (results, missing) = read_all("3 2\n1 7\n1 1\n", 4);
+        assert!(!missing);
+        assert_eq!(results.len(), 2);
+        assert_error(
+            results[0].as_ref().unwrap_err(),
+            2,
+            3,
+            "puzzle 1, row 1: expected a clue 0-3 or '.', found '7'",
+            true,
+        );
+        assert_error(
+            results[1].as_ref().unwrap_err(),
+            4,
+            1,
+            "input ended inside puzzle 1: expected 3 rows, found 2",
+            false,
+        );
+    }
+
+    #[test]
+    fn long_rows_with_a_tiny_buffer() {
+        let cols = 1000;
+        let row: Vec<String> = (0..cols).map(|j| ((j * 7 % 5) as u8).to_string()).collect();
+        let row = row.join(" ").replace('4', ".");
+        let text = format!("2 {cols}\n{row}\n\t{row}\n3 1\n1\n2\n3\n0 0\n");
+        let (results, _) = read_all(&text, 16);
+        let puzzles: Vec<Puzzle> = results.into_iter().map(Result::unwrap).collect();
+        assert_eq!(puzzles.len(), 2);
+        assert_eq!(puzzles[0].clues.len(), 2 * cols);
+        assert_eq!(puzzles[0].clue(1, 2), None);
+        assert_eq!(puzzles[0].clue(0, 4), Some(3));
+        assert_eq!(puzzles[0].clue(1, 999), Some((999 * 7 % 5) as u8));
+        assert_eq!(puzzles[1], p(3, 1, &[Some(1), Some(2), Some(3)]));
+    }
+
+    #[test]
+    fn before_read_is_flushed_before_each_read() {
+        /// Hands out its input a few bytes at a time and records the flushes seen so far.
+        struct Trickle<'a> {
+            input: &'a [u8],
+            flushes: std::rc::Rc<std::cell::Cell<usize>>,
+            log: Vec<usize>,
+        }
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.log.push(self.flushes.get());
+                let n = buf.len().min(self.input.len()).min(3);
+                buf[..n].copy_from_slice(&self.input[..n]);
+                self.input = &self.input[n..];
+                Ok(n)
+            }
+        }
+        struct Counter(std::rc::Rc<std::cell::Cell<usize>>);
+        impl Write for Counter {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                self.0.set(self.0.get() + 1);
+                Ok(())
+            }
+        }
+        let flushes = std::rc::Rc::new(std::cell::Cell::new(0));
+        let input = Trickle {
+            input: b"1 1\n2\n0 0\n",
+            flushes: flushes.clone(),
+            log: Vec::new(),
+        };
+        let mut reader = PuzzleReader::new("t", input);
+        let mut out = Counter(flushes.clone());
+        assert!(reader.next_puzzle(&mut out).unwrap().is_ok());
+        assert!(reader.next_puzzle(&mut out).is_none());
+        let log = &reader.input.log;
+        assert_eq!(log.len(), 4);
+        assert_eq!(*log, (1..=log.len()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn read_errors_are_reported() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.0 += 1;
+                match self.0 {
+                    1 => Err(io::Error::new(io::ErrorKind::Interrupted, "again")),
+                    2 => {
+                        buf[..4].copy_from_slice(b"1 1\n");
+                        Ok(4)
+                    }
+                    _ => Err(io::Error::other("disk on fire")),
+                }
+            }
+        }
+        let mut reader = PuzzleReader::new("f", Failing(0));
+        let e = reader.next_puzzle(&mut io::sink()).unwrap().unwrap_err();
+        assert_error(&e, 2, 1, "could not read the input: disk on fire", false);
+        assert!(reader.next_puzzle(&mut io::sink()).is_none());
+    }
+
+    #[test]
+    fn round_trip_through_write_to() {
+        let mut puzzles = parse_all("s", SAMPLE_IN.as_bytes()).unwrap();
+        puzzles.push(p(2, 3, &[None, Some(0), Some(1), Some(2), Some(3), None]));
+        puzzles.push(p(1, 1, &[None]));
+        let mut text = Vec::new();
+        for puzzle in &puzzles {
+            puzzle.write_to(&mut text);
+        }
+        assert!(text.starts_with(&SAMPLE_IN.as_bytes()[..SAMPLE_IN.len() - 4]));
+        assert!(text.ends_with(b"2 3\n. 0 1\n2 3 .\n1 1\n.\n"));
+        text.extend_from_slice(b"0 0\n");
+        assert_eq!(parse_all("s", &text).unwrap(), puzzles);
+    }
+
+    #[test]
+    fn parse_all_returns_the_first_error() {
+        let e = parse_all("s", b"1 1\n1\n1 1\n9\n1 1\n1\n0 0\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "s:4:1: puzzle 2, row 1: expected a clue 0-3 or '.', found '9'"
+        );
+        assert!(parse_all("s", b"").unwrap().is_empty());
+    }
+
+    #[test]
+    fn newline_search() {
+        for len in 0..40 {
+            for at in 0..len {
+                let mut bytes = vec![b'\n' ^ 0x80; len];
+                bytes[at] = b'\n';
+                if at + 1 < len {
+                    bytes[at + 1] = b'\n';
+                }
+                assert_eq!(find_newline(&bytes), Some(at));
+            }
+            assert_eq!(find_newline(&vec![b'\x0b'; len]), None);
+        }
+    }
+}

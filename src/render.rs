@@ -1,0 +1,371 @@
+//! The framed ASCII picture of an answer, in the exact output format of the spec.
+//!
+//! The picture is written straight into the output bytes: the block is reserved at its exact
+//! size and filled with spaces, then only the non-space characters are set.
+
+/// Appends the decimal digits of `n` to `out`.
+pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
+/// Number of bytes [`render_answer`] appends for puzzle `number` of `rows` x `cols` cells.
+pub fn answer_len(number: usize, rows: usize, cols: usize) -> usize {
+    let mut digits = 1;
+    let mut n = number;
+    while n >= 10 {
+        n /= 10;
+        digits += 1;
+    }
+    digits + 1 + (2 * rows + 5) * (4 * cols + 6)
+}
+
+/// Appends the answer of puzzle `number` (1-based) in the exact output format of the spec:
+/// the number line, then the 2R+5 framed lines, each ending in '\n', no trailing spaces.
+/// `h(i, j)`: is the horizontal edge on dot row i (0..=rows) between dots j and j+1 a line;
+/// `v(i, j)`: is the vertical edge on cell row i (0..rows) at dot column j (0..=cols) a line.
+///
+/// Each of `clue`, `h` and `v` is called exactly once per cell or edge. A dot shows `+` with
+/// one horizontal and one vertical line, `-` with two horizontal lines, `|` with two vertical
+/// lines, and a space otherwise. A clue above 9 (never produced by the reader) shows as `?`.
+pub fn render_answer(
+    out: &mut Vec<u8>,
+    number: usize,
+    rows: usize,
+    cols: usize,
+    clue: impl Fn(usize, usize) -> Option<u8>,
+    h: impl Fn(usize, usize) -> bool,
+    v: impl Fn(usize, usize) -> bool,
+) {
+    out.reserve(answer_len(number, rows, cols));
+    push_decimal(out, number);
+    out.push(b'\n');
+
+    let width = 4 * cols + 5; // characters of a line, without its '\n'
+    let stride = width + 1;
+    let lines = 2 * rows + 5;
+    let grid_width = 4 * cols + 1;
+    let base = out.len();
+    out.resize(base + lines * stride, b' ');
+    let pic = &mut out[base..];
+
+    // Frame: full '#' lines first and last, '#' at both ends of the others.
+    pic[..width].fill(b'#');
+    pic[(lines - 1) * stride..][..width].fill(b'#');
+    for line in pic.chunks_exact_mut(stride) {
+        line[0] = b'#';
+        line[width - 1] = b'#';
+        line[width] = b'\n';
+    }
+
+    // Grid line k (0..2R+1) starts at line k+2, column 2; dot row i is grid line 2i, cell row i
+    // is grid line 2i+1. Edges and clues first, each asked for once, written without branches
+    // (edges follow no pattern a branch predictor could learn).
+    let grid = |k: usize| (k + 2) * stride + 2;
+    for i in 0..=rows {
+        let start = grid(2 * i);
+        let dot_row = &mut pic[start..start + grid_width];
+        // Each chunk: the three characters of edge j, then dot j+1.
+        for (j, chunk) in dot_row[1..].chunks_exact_mut(4).enumerate() {
+            chunk[..3].copy_from_slice(if h(i, j) { b"---" } else { b"   " });
+        }
+        if i < rows {
+            let start = grid(2 * i + 1);
+            let cell_row = &mut pic[start..start + grid_width];
+            // Each chunk: wall j, then the three characters of cell j.
+            for (j, chunk) in cell_row.chunks_exact_mut(4).enumerate() {
+                chunk[0] = if v(i, j) { b'|' } else { b' ' };
+                chunk[2] = match clue(i, j) {
+                    Some(d) if d <= 9 => b'0' + d,
+                    Some(_) => b'?',
+                    None => b' ',
+                };
+            }
+            cell_row[4 * cols] = if v(i, cols) { b'|' } else { b' ' };
+        }
+    }
+
+    // Dots, read back from the four edge characters around them. Around the grid these are
+    // the spaces of the frame, so no dot needs a bounds test.
+    const DOT: [u8; 16] = {
+        let mut table = [b' '; 16];
+        // bits: 1 left, 2 right, 4 up, 8 down
+        table[1 | 4] = b'+';
+        table[1 | 8] = b'+';
+        table[2 | 4] = b'+';
+        table[2 | 8] = b'+';
+        table[1 | 2] = b'-';
+        table[4 | 8] = b'|';
+        table
+    };
+    for i in 0..=rows {
+        let start = grid(2 * i);
+        for at in (start..start + grid_width).step_by(4) {
+            let index = usize::from(pic[at - 1] == b'-')
+                | usize::from(pic[at + 1] == b'-') << 1
+                | usize::from(pic[at - stride] == b'|') << 2
+                | usize::from(pic[at + stride] == b'|') << 3;
+            pic[at] = DOT[index];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The official example: `shared/data/sample.in` and `shared/data/sample.out`.
+    const SAMPLE_IN: &str = "\
+8 8
+1 0 1 1 2 2 1 3
+3 3 3 3 2 3 3 2
+2 2 0 1 1 2 2 0
+2 3 1 1 0 1 2 2
+2 1 2 3 1 1 0 2
+1 2 2 2 2 3 2 1
+3 2 1 3 1 1 3 2
+1 0 0 2 3 2 3 2
+6 6
+0 0 1 1 0 0
+0 2 2 2 2 0
+1 2 0 0 2 1
+1 2 0 0 2 1
+0 2 2 2 2 0
+0 0 1 1 0 0
+2 2
+2 2
+2 2
+3 5
+3 3 3 2 3
+1 2 1 3 2
+3 3 2 2 2
+0 0
+";
+
+    const SAMPLE_OUT: &str = "\
+1
+#####################################
+#                                   #
+#                 +---------------+ #
+#   1   0   1   1 | 2   2   1   3 | #
+# +---+   +---+   |   +---+   +---+ #
+# | 3 | 3 | 3 | 3 | 2 | 3 | 3 | 2   #
+# |   +---+   +---+   |   +---+     #
+# | 2   2   0   1   1 | 2   2   0   #
+# +-------+           +-------+     #
+#   2   3 | 1   1   0   1   2 | 2   #
+# +-------+   +---+           +---+ #
+# | 2   1   2 | 3 | 1   1   0   2 | #
+# |       +---+   |   +---+       | #
+# | 1   2 | 2   2 | 2 | 3 | 2   1 | #
+# |   +---+   +---+   |   +---+   | #
+# | 3 | 2   1 | 3   1 | 1   3 | 2 | #
+# +---+       +---+   |   +---+   | #
+#   1   0   0   2 | 3 | 2 | 3   2 | #
+#                 +---+   +-------+ #
+#                                   #
+#####################################
+2
+#############################
+#                           #
+#                           #
+#   0   0   1   1   0   0   #
+#         +-------+         #
+#   0   2 | 2   2 | 2   0   #
+#     +---+       +---+     #
+#   1 | 2   0   0   2 | 1   #
+#     |               |     #
+#   1 | 2   0   0   2 | 1   #
+#     +---+       +---+     #
+#   0   2 | 2   2 | 2   0   #
+#         +-------+         #
+#   0   0   1   1   0   0   #
+#                           #
+#                           #
+#############################
+3
+#############
+#           #
+# +-------+ #
+# | 2   2 | #
+# |       | #
+# | 2   2 | #
+# +-------+ #
+#           #
+#############
+4
+#########################
+#                       #
+# +---+   +---+   +---+ #
+# | 3 | 3 | 3 | 2 | 3 | #
+# |   +---+   |   |   | #
+# | 1   2   1 | 3 | 2 | #
+# |   +---+   +---+   | #
+# | 3 | 3 | 2   2   2 | #
+# +---+   +-----------+ #
+#                       #
+#########################
+";
+
+    /// The clues of a puzzle in the sample input, by puzzle index.
+    fn sample_clues() -> Vec<(usize, usize, Vec<u8>)> {
+        let mut lines = SAMPLE_IN.lines();
+        let mut puzzles = Vec::new();
+        loop {
+            let header: Vec<usize> = lines
+                .next()
+                .unwrap()
+                .split(' ')
+                .map(|t| t.parse().unwrap())
+                .collect();
+            let (rows, cols) = (header[0], header[1]);
+            if rows == 0 {
+                return puzzles;
+            }
+            let clues = (0..rows)
+                .flat_map(|_| {
+                    lines
+                        .next()
+                        .unwrap()
+                        .split(' ')
+                        .map(|t| t.parse::<u8>().unwrap())
+                })
+                .collect();
+            puzzles.push((rows, cols, clues));
+        }
+    }
+
+    /// Edges read off an expected picture: (h, v) as row-major bool grids.
+    fn edges_of(picture: &[&str], rows: usize, cols: usize) -> (Vec<bool>, Vec<bool>) {
+        let at = |k: usize, col: usize| picture[k + 2].as_bytes()[col + 2];
+        let mut h = vec![false; (rows + 1) * cols];
+        let mut v = vec![false; rows * (cols + 1)];
+        for i in 0..=rows {
+            for j in 0..cols {
+                h[i * cols + j] = at(2 * i, 4 * j + 2) == b'-';
+            }
+        }
+        for i in 0..rows {
+            for j in 0..=cols {
+                v[i * (cols + 1) + j] = at(2 * i + 1, 4 * j) == b'|';
+            }
+        }
+        (h, v)
+    }
+
+    fn render_puzzle(
+        number: usize,
+        rows: usize,
+        cols: usize,
+        clues: &[u8],
+        h: &[bool],
+        v: &[bool],
+    ) -> Vec<u8> {
+        let mut out = b"previous".to_vec();
+        render_answer(
+            &mut out,
+            number,
+            rows,
+            cols,
+            |r, c| Some(clues[r * cols + c]),
+            |i, j| h[i * cols + j],
+            |i, j| v[i * (cols + 1) + j],
+        );
+        assert_eq!(out.len(), 8 + answer_len(number, rows, cols));
+        out.split_off(8)
+    }
+
+    #[test]
+    fn third_sample_puzzle() {
+        // The 2x2 loop around all four cells, as in the spec.
+        let mut out = Vec::new();
+        render_answer(
+            &mut out,
+            3,
+            2,
+            2,
+            |_, _| Some(2),
+            |i, _| i != 1,
+            |_, j| j != 1,
+        );
+        let expected = "3
+#############
+#           #
+# +-------+ #
+# | 2   2 | #
+# |       | #
+# | 2   2 | #
+# +-------+ #
+#           #
+#############
+";
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
+
+    #[test]
+    fn whole_sample_output() {
+        let lines: Vec<&str> = SAMPLE_OUT.lines().collect();
+        let mut at = 0;
+        let mut rendered = Vec::new();
+        for (index, (rows, cols, clues)) in sample_clues().into_iter().enumerate() {
+            let block = &lines[at + 1..at + 1 + 2 * rows + 5];
+            let (h, v) = edges_of(block, rows, cols);
+            rendered.extend(render_puzzle(index + 1, rows, cols, &clues, &h, &v));
+            at += 2 * rows + 6;
+        }
+        assert_eq!(String::from_utf8(rendered).unwrap(), SAMPLE_OUT);
+    }
+
+    #[test]
+    fn blanks_big_numbers_and_one_cell() {
+        let mut out = Vec::new();
+        render_answer(
+            &mut out,
+            1234567,
+            1,
+            2,
+            |_, c| (c == 1).then_some(0),
+            |_, j| j == 0,
+            |_, j| j < 2,
+        );
+        let expected = "1234567
+#############
+#           #
+# +---+     #
+# |   | 0   #
+# +---+     #
+#           #
+#############
+";
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+        // Dots with other counts of lines (never in a verified loop) show as spaces.
+        let mut out = Vec::new();
+        render_answer(&mut out, 0, 1, 1, |_, _| None, |_, _| true, |_, _| true);
+        let mut odd = Vec::new();
+        render_answer(&mut odd, 0, 1, 1, |_, _| None, |i, _| i == 0, |_, _| false);
+        assert_eq!(
+            String::from_utf8(out).unwrap() + &String::from_utf8(odd).unwrap(),
+            "0\n#########\n#       #\n# +---+ #\n# |   | #\n# +---+ #\n#       #\n#########\n\
+             0\n#########\n#       #\n#  ---  #\n#       #\n#       #\n#       #\n#########\n"
+        );
+    }
+
+    #[test]
+    fn decimal() {
+        for n in [0, 7, 10, 99, 100, 20_000, usize::MAX] {
+            let mut out = Vec::new();
+            push_decimal(&mut out, n);
+            assert_eq!(out, n.to_string().as_bytes());
+            assert_eq!(answer_len(n, 0, 0), n.to_string().len() + 1 + 5 * 6);
+        }
+    }
+}

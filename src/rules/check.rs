@@ -1,0 +1,343 @@
+//! Meaning checks on parsed rule files: pictures of equal shape, clues 0-3, a conclusion that keeps the premise and adds to it, known deducers, unique names.
+
+use super::ast::{Diagnostic, ExampleAst, FileAst, Glyph, PictureAst, RuleAst, Span};
+use super::{Deducer, Example, Fact, Rule};
+use crate::geometry::{Kind, Pos};
+use std::collections::{BTreeSet, HashMap};
+
+/// Checks every rule and `use` line of a file; returns the good rules, the deducers and every problem found.
+pub fn check_file(file: &FileAst) -> (Vec<Rule>, Vec<Deducer>, Vec<Diagnostic>) {
+    let mut errors = Vec::new();
+    let mut deducers = Vec::new();
+    for u in &file.uses {
+        match Deducer::from_name(&u.name) {
+            Some(d) => deducers.push(d),
+            None => {
+                let known: Vec<_> = Deducer::ALL.iter().map(|d| d.name()).collect();
+                errors.push(
+                    Diagnostic::new(&file.name, u.at, format!("unknown deducer `{}`", u.name))
+                        .with_help(format!("known deducers: {}", known.join(", "))),
+                );
+            }
+        }
+    }
+    let mut rules = Vec::new();
+    for rule in &file.rules {
+        let before = errors.len();
+        let checked = check_rule(&file.name, rule, &mut errors);
+        if errors.len() == before {
+            rules.extend(checked);
+        }
+    }
+    (rules, deducers, errors)
+}
+
+/// Reports rules that share a name, pointing at the second one.
+pub fn check_unique_names(rules: &[Rule]) -> Vec<Diagnostic> {
+    let mut seen: HashMap<&str, &Rule> = HashMap::new();
+    let mut errors = Vec::new();
+    for rule in rules {
+        if let Some(first) = seen.get(rule.name.as_str()) {
+            errors.push(
+                Diagnostic::new(
+                    &rule.file,
+                    Span::new(rule.line, 6),
+                    format!("rule name `{}` is already used", rule.name),
+                )
+                .with_help(format!(
+                    "the first `{}` is at {}:{}; give this one another name",
+                    rule.name, first.file, first.line
+                )),
+            );
+        } else {
+            seen.insert(&rule.name, rule);
+        }
+    }
+    errors
+}
+
+fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Option<Rule> {
+    if rule.when.rows == 0 || rule.then.rows == 0 {
+        return None; // the grammar already reported the missing picture
+    }
+    check_picture(file, &rule.when, "when", errors);
+    check_picture(file, &rule.then, "then", errors);
+    let when_dots: BTreeSet<Pos> = rule.when.dots.iter().copied().collect();
+    let then_dots: BTreeSet<Pos> = rule.then.dots.iter().copied().collect();
+    if when_dots != then_dots {
+        errors.push(
+            Diagnostic::new(
+                file,
+                rule.then.at,
+                format!(
+                    "the `then` picture of rule `{}` has another shape than its `when` picture",
+                    rule.name
+                ),
+            )
+            .with_help("draw the same dots in both pictures"),
+        );
+        return None;
+    }
+    let when: HashMap<Pos, (Glyph, Span)> = rule
+        .when
+        .facts
+        .iter()
+        .map(|f| (f.at, (f.glyph, f.span)))
+        .collect();
+    let then: HashMap<Pos, (Glyph, Span)> = rule
+        .then
+        .facts
+        .iter()
+        .map(|f| (f.at, (f.glyph, f.span)))
+        .collect();
+    for f in &rule.when.facts {
+        match then.get(&f.at) {
+            Some((g, _)) if *g == f.glyph => {}
+            Some((_, span)) => errors.push(
+                Diagnostic::new(file, *span, "the conclusion changes a fact of the premise")
+                    .with_help(
+                        "a conclusion keeps every premise fact and only adds lines and crosses",
+                    ),
+            ),
+            None => errors.push(
+                Diagnostic::new(file, f.span, "the conclusion drops this premise fact")
+                    .with_help("repeat every premise fact in the `then` picture"),
+            ),
+        }
+    }
+    if rule.when.facts.is_empty() {
+        errors.push(
+            Diagnostic::new(
+                file,
+                rule.when.at,
+                format!("rule `{}` has an empty premise", rule.name),
+            )
+            .with_help("a `when` picture states at least one clue, line or cross"),
+        );
+    }
+    let mut added = Vec::new();
+    for f in &rule.then.facts {
+        if when.contains_key(&f.at) {
+            continue;
+        }
+        match f.glyph {
+            Glyph::Clue(_) => errors.push(
+                Diagnostic::new(file, f.span, "the conclusion adds a clue")
+                    .with_help("conclusions may only add lines and crosses"),
+            ),
+            _ => added.push(Fact {
+                at: f.at,
+                glyph: f.glyph,
+            }),
+        }
+    }
+    if added.is_empty() && errors.is_empty() {
+        errors.push(
+            Diagnostic::new(
+                file,
+                rule.then.at,
+                format!("rule `{}` concludes nothing new", rule.name),
+            )
+            .with_help("the `then` picture must add at least one line or cross"),
+        );
+    }
+    let mut examples = Vec::new();
+    for ex in &rule.examples {
+        if let Some(e) = check_example(file, ex, errors) {
+            examples.push(e);
+        }
+    }
+    let mut premise: Vec<Fact> = rule
+        .when
+        .facts
+        .iter()
+        .map(|f| Fact {
+            at: f.at,
+            glyph: f.glyph,
+        })
+        .collect();
+    premise.sort();
+    added.sort();
+    let mut dots = rule.when.dots.clone();
+    dots.sort();
+    Some(Rule {
+        name: rule.name.clone(),
+        description: rule.description.clone(),
+        assumes_single_loop: rule.assumes_single_loop,
+        file: file.to_string(),
+        line: rule.at.line,
+        dots,
+        premise,
+        conclusion: added,
+        examples,
+    })
+}
+
+/// Clues 0-3 with their corner dots drawn, edges that touch a drawn dot.
+fn check_picture(file: &str, picture: &PictureAst, which: &str, errors: &mut Vec<Diagnostic>) {
+    let dots: BTreeSet<Pos> = picture.dots.iter().copied().collect();
+    for f in &picture.facts {
+        match f.glyph {
+            Glyph::Clue(n) => {
+                if n > 3 {
+                    errors.push(
+                        Diagnostic::new(file, f.span, format!("clue {n} is not 0-3"))
+                            .with_help("a cell has four sides, so its clue is 0, 1, 2 or 3"),
+                    );
+                }
+                if !f.at.corners().iter().all(|c| dots.contains(c)) {
+                    errors.push(
+                        Diagnostic::new(
+                            file,
+                            f.span,
+                            format!(
+                                "the clue in the `{which}` picture needs its four corner dots drawn"
+                            ),
+                        )
+                        .with_help("draw `+` at each corner of the clue's cell"),
+                    );
+                }
+            }
+            Glyph::Line | Glyph::Cross => {
+                if !f.at.edge_dots().iter().any(|d| dots.contains(d)) {
+                    errors.push(
+                        Diagnostic::new(
+                            file,
+                            f.span,
+                            format!("this edge of the `{which}` picture touches no drawn dot"),
+                        )
+                        .with_help("draw `+` at one end of the edge at least"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// An example board is a full rectangle of dots; its `gives` picture has the same shape.
+fn check_example(file: &str, ex: &ExampleAst, errors: &mut Vec<Diagnostic>) -> Option<Example> {
+    let before = errors.len();
+    let (rows, cols) = board_shape(file, &ex.board, errors)?;
+    let board = board_facts(file, &ex.board, errors);
+    let gives = match &ex.gives {
+        None => None,
+        Some(g) => {
+            let shape = board_shape(file, g, errors)?;
+            if shape != (rows, cols) {
+                errors.push(
+                    Diagnostic::new(
+                        file,
+                        g.at,
+                        "the `gives` board has another size than its example",
+                    )
+                    .with_help(format!(
+                        "draw it with {rows} rows and {cols} columns of cells"
+                    )),
+                );
+            }
+            Some(board_facts(file, g, errors))
+        }
+    };
+    (errors.len() == before).then_some(Example {
+        line: ex.at.line,
+        rows,
+        cols,
+        board,
+        gives,
+    })
+}
+
+fn board_shape(file: &str, p: &PictureAst, errors: &mut Vec<Diagnostic>) -> Option<(usize, usize)> {
+    if p.rows == 0 {
+        return None;
+    }
+    let width = p.dots.iter().map(|d| d.x).max().unwrap_or(0);
+    let (rows, cols) = ((p.rows / 2) as i32, (width / 2) as i32);
+    let full =
+        p.rows % 2 == 1 && rows >= 1 && cols >= 1 && p.dots.len() as i32 == (rows + 1) * (cols + 1);
+    if !full {
+        errors.push(
+            Diagnostic::new(
+                file,
+                p.at,
+                "an example board must be a full rectangle of dots",
+            )
+            .with_help("draw every `+` of the board, with a dot row first and last"),
+        );
+        return None;
+    }
+    Some((rows as usize, cols as usize))
+}
+
+fn board_facts(file: &str, p: &PictureAst, errors: &mut Vec<Diagnostic>) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    for f in &p.facts {
+        if let Glyph::Clue(n) = f.glyph
+            && n > 3
+        {
+            errors.push(Diagnostic::new(
+                file,
+                f.span,
+                format!("clue {n} is not 0-3"),
+            ));
+        }
+        debug_assert!(f.at.kind() != Kind::Dot);
+        facts.push(Fact {
+            at: f.at,
+            glyph: f.glyph,
+        });
+    }
+    facts.sort();
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::RuleSet;
+
+    fn errors(text: &str) -> Vec<String> {
+        match RuleSet::from_sources(&[("t.rules", text)]) {
+            Ok(_) => Vec::new(),
+            Err(d) => d.iter().map(|d| d.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_good_rule_checks() {
+        let ok = "rule zero\nwhen\n  +   +\n    0\n  +   +\nthen\n  + x +\n  x 0 x\n  + x +\n";
+        assert_eq!(errors(ok), Vec::<String>::new());
+    }
+
+    #[test]
+    fn all_meaning_problems_of_a_file_are_reported() {
+        let text = "use magic\nrule a\nwhen\n  +   +\n    5\n  +   +\nthen\n  +---+\n    5\n  +   +\n\
+rule b\nwhen\n  +   +\nthen\n  +   +   +\n";
+        let e = errors(text);
+        assert!(
+            e[0].starts_with("t.rules:1:5: error: unknown deducer `magic`"),
+            "{e:?}"
+        );
+        assert!(
+            e.iter()
+                .any(|m| m.contains("t.rules:5:5: error: clue 5 is not 0-3")),
+            "{e:?}"
+        );
+        assert!(e.iter().any(|m| m.contains("another shape")), "{e:?}");
+    }
+
+    #[test]
+    fn conclusion_must_keep_and_add() {
+        let drops = "rule a\nwhen\n  + x +\nthen\n  +   +\n";
+        assert!(errors(drops)[0].contains("drops this premise fact"));
+        let same = "rule a\nwhen\n  + x +\nthen\n  + x +\n";
+        assert!(errors(same)[0].contains("concludes nothing new"));
+    }
+
+    #[test]
+    fn duplicate_names_are_reported() {
+        let text = "rule a\nwhen\n  +   +\nthen\n  +---+\nrule a\nwhen\n  +   +\nthen\n  + x +\n";
+        let e = errors(text);
+        assert_eq!(e.len(), 1);
+        assert!(e[0].contains("t.rules:6:6: error: rule name `a` is already used"));
+    }
+}

@@ -1,0 +1,109 @@
+//! Symmetry expansion: every rule becomes its distinct rotations and reflections, each remembering its rule and symmetry.
+
+use super::{Fact, Rule};
+use crate::geometry::{Pos, Symmetry};
+use std::collections::HashSet;
+
+/// One rotation or reflection of a rule, placed so that its top-left dot is the origin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// Index of the rule in its rule set.
+    pub rule: usize,
+    /// The symmetry that maps the rule as written onto this variant.
+    pub symmetry: Symmetry,
+    /// The window's dots.
+    pub dots: Vec<Pos>,
+    /// What must hold (sorted).
+    pub premise: Vec<Fact>,
+    /// What it adds (sorted).
+    pub conclusion: Vec<Fact>,
+}
+
+/// The distinct variants of one rule, identity first.
+pub fn expand_rule(index: usize, rule: &Rule) -> Vec<Variant> {
+    let mut seen = HashSet::new();
+    let mut variants = Vec::new();
+    for symmetry in Symmetry::ALL {
+        let dots: Vec<Pos> = rule.dots.iter().map(|&p| symmetry.apply(p)).collect();
+        let min_y = dots.iter().map(|p| p.y).min().unwrap_or(0);
+        let min_x = dots.iter().map(|p| p.x).min().unwrap_or(0);
+        let shift = Pos::new(min_y, min_x);
+        let place = |facts: &[Fact]| {
+            let mut out: Vec<Fact> = facts
+                .iter()
+                .map(|f| Fact {
+                    at: symmetry.apply(f.at) - shift,
+                    glyph: f.glyph,
+                })
+                .collect();
+            out.sort();
+            out
+        };
+        let mut dots: Vec<Pos> = dots.into_iter().map(|p| p - shift).collect();
+        dots.sort();
+        let premise = place(&rule.premise);
+        let conclusion = place(&rule.conclusion);
+        if seen.insert((premise.clone(), conclusion.clone(), dots.clone())) {
+            variants.push(Variant {
+                rule: index,
+                symmetry,
+                dots,
+                premise,
+                conclusion,
+            });
+        }
+    }
+    variants
+}
+
+/// The distinct variants of every rule of a set, in rule order.
+pub fn expand_all(rules: &[Rule]) -> Vec<Variant> {
+    rules
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| expand_rule(i, r))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+
+    fn variants(text: &str) -> Vec<Variant> {
+        let set = RuleSet::from_sources(&[("t.rules", text)]).unwrap();
+        expand_rule(0, &set.rules[0])
+    }
+
+    #[test]
+    fn an_asymmetric_rule_has_eight_variants() {
+        // A line on the top side and a cross on the right side of a 2: no symmetry fixes it.
+        let v =
+            variants("rule a\nwhen\n  +---+\n    2 x\n  +   +\nthen\n  +---+\n  | 2 x\n  +   +\n");
+        assert_eq!(v.len(), 8);
+        let syms: HashSet<Symmetry> = v.iter().map(|v| v.symmetry).collect();
+        assert_eq!(syms.len(), 8);
+    }
+
+    #[test]
+    fn a_symmetric_rule_dedupes() {
+        let zero =
+            variants("rule z\nwhen\n  +   +\n    0\n  +   +\nthen\n  + x +\n  x 0 x\n  + x +\n");
+        assert_eq!(zero.len(), 1);
+        assert_eq!(zero[0].symmetry, Symmetry::Identity);
+        let threes = variants(
+            "rule t\nwhen\n  +   +   +\n    3   3\n  +   +   +\nthen\n  +   +   +\n  | 3 | 3 |\n  +   +   +\n",
+        );
+        assert_eq!(threes.len(), 2);
+    }
+
+    #[test]
+    fn variants_keep_kinds_and_sit_at_the_origin() {
+        let v =
+            variants("rule a\nwhen\n  +---+\n    2 x\n  +   +\nthen\n  +---+\n  | 2 x\n  +   +\n");
+        for var in &v {
+            assert_eq!(var.dots.iter().map(|d| (d.y, d.x)).min(), Some((0, 0)));
+            assert!(var.premise.iter().any(|f| f.at == Pos::new(1, 1)));
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Rule sets: the checked form of rule files, and loading them from a directory or from the copy built into the binary.
+
+pub mod ast;
+pub mod check;
+pub mod expand;
+pub mod grammar;
+
+use crate::geometry::Pos;
+pub use ast::{Diagnostic, Glyph, Span};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One fact of a checked rule: a line or cross on an edge, or a clue in a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Fact {
+    /// Lattice position relative to the rule's origin.
+    pub at: Pos,
+    /// What holds there.
+    pub glyph: Glyph,
+}
+
+/// A board a rule is tested on: a whole little grid, with its own border.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// The line of the `example` or `quiet` keyword.
+    pub line: usize,
+    /// Cells down.
+    pub rows: usize,
+    /// Cells across.
+    pub cols: usize,
+    /// Clues, lines and crosses before the rule runs.
+    pub board: Vec<Fact>,
+    /// Every fact after the rule ran to a fixpoint; `None`: the rule must not fire.
+    pub gives: Option<Vec<Fact>>,
+}
+
+/// A rule checked for meaning: what it needs, what it adds, and where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// Unique name within the rule set.
+    pub name: String,
+    /// One-line description, if the file gives one.
+    pub description: Option<String>,
+    /// Sound only given that the answer is a single loop.
+    pub assumes_single_loop: bool,
+    /// The file it came from.
+    pub file: String,
+    /// The line of its `rule` keyword.
+    pub line: usize,
+    /// The dots drawn in its pictures (its window).
+    pub dots: Vec<Pos>,
+    /// What must hold for it to fire.
+    pub premise: Vec<Fact>,
+    /// What it adds (only edges, never a premise fact).
+    pub conclusion: Vec<Fact>,
+    /// Boards it is tested on.
+    pub examples: Vec<Example>,
+}
+
+/// A global deducer written in code, switched on by a rule set with `use NAME`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Deducer {
+    /// An unknown edge joining the two ends of one chain of lines is a cross, unless closing it finishes the puzzle.
+    LoopClosure,
+}
+
+impl Deducer {
+    /// Every deducer, for messages and help.
+    pub const ALL: [Deducer; 1] = [Deducer::LoopClosure];
+
+    /// The name a rule file uses for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Deducer::LoopClosure => "loop-closure",
+        }
+    }
+
+    /// The deducer of that name.
+    pub fn from_name(name: &str) -> Option<Deducer> {
+        Deducer::ALL.into_iter().find(|d| d.name() == name)
+    }
+}
+
+/// A checked set of rules plus the global deducers it switches on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleSet {
+    /// The rules, in file-name order then file order.
+    pub rules: Vec<Rule>,
+    /// The deducers named by `use` lines, without repeats.
+    pub deducers: Vec<Deducer>,
+}
+
+/// Why a rule set could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// A file or directory could not be read.
+    #[error("cannot read rules from {path}: {source}")]
+    Io {
+        /// The path that failed.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The files were read but have errors.
+    #[error("{}", render_diagnostics(.0))]
+    Invalid(Vec<Diagnostic>),
+}
+
+fn render_diagnostics(diagnostics: &[Diagnostic]) -> String {
+    let mut s = String::new();
+    for (i, d) in diagnostics.iter().enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        s.push_str(&d.to_string());
+    }
+    let n = diagnostics.len();
+    s.push_str(&format!(
+        "\n{n} error{} in the rule files",
+        if n == 1 { "" } else { "s" }
+    ));
+    s
+}
+
+impl RuleSet {
+    /// Whether a deducer is switched on.
+    pub fn uses(&self, deducer: Deducer) -> bool {
+        self.deducers.contains(&deducer)
+    }
+
+    /// Parses and checks rule files given as (name, text) pairs; every problem of every file is reported.
+    pub fn from_sources<N: AsRef<str>, T: AsRef<str>>(
+        sources: &[(N, T)],
+    ) -> Result<RuleSet, Vec<Diagnostic>> {
+        let mut set = RuleSet::default();
+        let mut diagnostics = Vec::new();
+        for (name, text) in sources {
+            let (file, mut errors) = grammar::parse_file(name.as_ref(), text.as_ref());
+            diagnostics.append(&mut errors);
+            let (rules, deducers, mut errors) = check::check_file(&file);
+            diagnostics.append(&mut errors);
+            set.rules.extend(rules);
+            for d in deducers {
+                if !set.deducers.contains(&d) {
+                    set.deducers.push(d);
+                }
+            }
+        }
+        diagnostics.extend(check::check_unique_names(&set.rules));
+        if diagnostics.is_empty() {
+            Ok(set)
+        } else {
+            diagnostics.sort_by(|a, b| (&a.file, a.at).cmp(&(&b.file, b.at)));
+            Err(diagnostics)
+        }
+    }
+
+    /// Loads every `*.rules` file of a directory, in file-name order.
+    pub fn load_dir(dir: &Path) -> Result<RuleSet, LoadError> {
+        let entries = std::fs::read_dir(dir).map_err(|source| LoadError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let mut paths = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|source| LoadError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "rules") {
+                paths.push(path);
+            }
+        }
+        paths.sort();
+        let mut sources = Vec::new();
+        for path in paths {
+            let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            sources.push((path.display().to_string(), text));
+        }
+        RuleSet::from_sources(&sources).map_err(LoadError::Invalid)
+    }
+
+    /// The rule set built into the binary: the files of `rules/` at compile time.
+    pub fn builtin() -> RuleSet {
+        RuleSet::from_sources(BUILTIN_RULES)
+            .expect("the built-in rules are checked by the test suite")
+    }
+}
+
+/// The files of `rules/` as (file name, text), embedded at compile time.
+pub const BUILTIN_RULES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtin_rules.rs"));
+
+impl fmt::Display for Fact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.glyph {
+            Glyph::Line => "line".to_string(),
+            Glyph::Cross => "cross".to_string(),
+            Glyph::Clue(n) => format!("clue {n}"),
+        };
+        write!(f, "{what} at ({}, {})", self.at.y, self.at.x)
+    }
+}

@@ -1,0 +1,60 @@
+//! The last gate before printing: an answer is one closed loop through degree-2 dots that meets every clue.
+
+use crate::board::{Board, LINE};
+
+/// Checks that the board's lines form one single loop satisfying every clue; says what is wrong otherwise.
+pub fn check_answer(board: &Board) -> Result<(), String> {
+    let (rows, cols) = (board.rows() as isize, board.cols() as isize);
+    let stride = board.stride();
+    let mut start = None;
+    for r in 0..=rows {
+        for c in 0..=cols {
+            let d = board.index(2 * r, 2 * c);
+            match board.lines_at(d) {
+                0 => {}
+                2 => start = start.or(Some(d)),
+                n => return Err(format!("dot ({r}, {c}) has {n} lines")),
+            }
+        }
+    }
+    for r in 0..rows {
+        for c in 0..cols {
+            if let Some(clue) = board.clue(r as usize, c as usize) {
+                let n = board.lines_at(board.index(2 * r + 1, 2 * c + 1));
+                if n != clue {
+                    return Err(format!(
+                        "cell ({r}, {c}) has {n} lines but its clue is {clue}"
+                    ));
+                }
+            }
+        }
+    }
+    let Some(start) = start else {
+        return Err("there is no loop".to_string());
+    };
+    // Walk the loop from `start` and count its edges.
+    let steps = [1isize, -1, stride as isize, -(stride as isize)];
+    let (mut prev_edge, mut dot, mut walked) = (usize::MAX, start, 0usize);
+    loop {
+        let next = steps
+            .iter()
+            .map(|&s| dot.wrapping_add_signed(s))
+            .find(|&e| e != prev_edge && board.at(e) == LINE);
+        let Some(edge) = next else {
+            return Err("the lines do not close".to_string());
+        };
+        walked += 1;
+        dot = edge.wrapping_add(edge.wrapping_sub(dot));
+        prev_edge = edge;
+        if dot == start {
+            break;
+        }
+    }
+    if walked != board.line_count() {
+        return Err(format!(
+            "the lines form more than one loop (one loop holds {walked} of {} lines)",
+            board.line_count()
+        ));
+    }
+    Ok(())
+}
