@@ -34,6 +34,8 @@ pub enum Reason {
     LoopClosure,
     /// A guess made by search.
     Guess,
+    /// Given before solving started (an example board's lines and crosses).
+    Given,
 }
 
 /// Why the board cannot be completed.

@@ -1,5 +1,9 @@
 //! Command-line interface: the argument grammar (clap) and dispatch to each command.
 
+mod ablate;
+mod generate;
+mod rules_check;
+mod rules_test;
 mod solve;
 
 use crate::compile::RuleBook;
@@ -31,6 +35,29 @@ pub struct Cli {
 enum Command {
     /// Solve puzzle streams (standard input when no file is given).
     Solve(SolveArgs),
+    /// Work on rule sets: check them, test them on their examples, measure what each rule is worth.
+    #[command(subcommand)]
+    Rules(RulesCommand),
+    /// Generate random Slink puzzles that the built-in rules finish (so each has one solution).
+    Gen(generate::GenArgs),
+}
+
+#[derive(Subcommand, Debug)]
+enum RulesCommand {
+    /// Parse and check every rule file, and prove each rule sound by brute force.
+    Check {
+        /// The rule directory (default: the built-in rule set).
+        #[arg(value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Run the examples written in the rule files and name each outcome.
+    Test {
+        /// The rule directory (default: the built-in rule set).
+        #[arg(value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// For each rule, count the puzzles of a corpus the rules no longer finish without it.
+    Ablate(ablate::AblateArgs),
 }
 
 /// Options of `slink solve`.
@@ -60,6 +87,11 @@ impl RulesArg {
 
 /// Loads a rule set (built-in when `dir` is None) and expands it; prints diagnostics on failure.
 fn load_book(dir: Option<&Path>) -> Result<RuleBook, i32> {
+    load_set(dir).map(RuleBook::new)
+}
+
+/// Loads a rule set (built-in when `dir` is None); prints diagnostics on failure.
+fn load_set(dir: Option<&Path>) -> Result<RuleSet, i32> {
     let set = match dir {
         None => RuleSet::builtin(),
         Some(dir) => match RuleSet::load_dir(dir) {
@@ -82,7 +114,7 @@ fn load_book(dir: Option<&Path>) -> Result<RuleBook, i32> {
             }
         },
     };
-    Ok(RuleBook::new(set))
+    Ok(set)
 }
 
 /// Runs the command line; returns the process exit status.
@@ -101,5 +133,9 @@ pub fn main() -> i32 {
     match cli.command {
         None => solve::run(&cli.solve),
         Some(Command::Solve(args)) => solve::run(&args),
+        Some(Command::Rules(RulesCommand::Check { dir })) => rules_check::run(dir.as_deref()),
+        Some(Command::Rules(RulesCommand::Test { dir })) => rules_test::run(dir.as_deref()),
+        Some(Command::Rules(RulesCommand::Ablate(args))) => ablate::run(&args),
+        Some(Command::Gen(args)) => generate::run(&args),
     }
 }
