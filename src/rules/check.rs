@@ -335,9 +335,12 @@ rule b\nwhen\n  +   +\nthen\n  +   +   +\n";
 
     #[test]
     fn duplicate_names_are_reported() {
-        let text = "rule a\nwhen\n  +   +\nthen\n  +---+\nrule a\nwhen\n  +   +\nthen\n  + x +\n";
+        let text = "rule a\nwhen\n  + x +\nthen\n  + x +\n  x\nrule a\nwhen\n  + x +\nthen\n  + x +\n      x\n";
         let e = errors(text);
         assert_eq!(e.len(), 1);
-        assert!(e[0].contains("t.rules:6:6: error: rule name `a` is already used"));
+        assert!(
+            e[0].contains("t.rules:7:6: error: rule name `a` is already used"),
+            "{e:?}"
+        );
     }
 }

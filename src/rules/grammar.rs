@@ -413,6 +413,9 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                                 "expected a keyword at column 0 (`rule`, `use`, `when`, `then`, `example`, `gives` or `quiet`), found an indented line",
                             ),
                         );
+                        if expect == Expect::Examples {
+                            finish(&mut current, &mut ast);
+                        }
                         if expect != Expect::Item {
                             expect = Expect::Skip;
                             current = None;
@@ -441,6 +444,9 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                             .with_help("picture rows and rule headers must be indented"),
                         };
                         errors.push(diag);
+                        if expect == Expect::Examples {
+                            finish(&mut current, &mut ast);
+                        }
                         if expect != Expect::Item {
                             expect = Expect::Skip;
                             current = None;
@@ -524,6 +530,9 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                                 }
                             };
                             errors.push(Diagnostic::new(file, at, msg));
+                            if expect == Expect::Examples {
+                                finish(&mut current, &mut ast);
+                            }
                             expect = Expect::Skip;
                             current = None;
                             continue;
