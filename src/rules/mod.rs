@@ -2,6 +2,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod draw;
 pub mod expand;
 pub mod grammar;
 

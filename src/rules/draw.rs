@@ -1,0 +1,72 @@
+//! Drawing facts back as a picture in the rule language's glyphs, for counterexamples and example reports.
+
+use super::{Fact, Glyph};
+use crate::geometry::Pos;
+
+/// Draws dots and facts as picture rows (the inverse of the grammar), each row indented by `indent` spaces.
+///
+/// The picture spans every dot and fact given; rows and columns are placed so that the
+/// smallest dot row and column come first. Trailing spaces are trimmed.
+pub fn draw(dots: &[Pos], facts: &[Fact], indent: usize) -> String {
+    let points = dots.iter().copied().chain(facts.iter().map(|f| f.at));
+    let (mut y0, mut y1, mut x0, mut x1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+    for p in points {
+        y0 = y0.min(p.y);
+        y1 = y1.max(p.y);
+        x0 = x0.min(p.x);
+        x1 = x1.max(p.x);
+    }
+    if y0 > y1 {
+        return String::new();
+    }
+    // Start on a dot row and a dot column.
+    let (y0, x0) = (y0 & !1, x0 & !1);
+    let height = (y1 - y0 + 1) as usize;
+    let width = (2 * (x1 - x0) + 1) as usize;
+    let mut rows = vec![vec![b' '; width + 3]; height];
+    let col = |x: i32| (2 * (x - x0)) as usize;
+    for d in dots {
+        rows[(d.y - y0) as usize][col(d.x)] = b'+';
+    }
+    for f in facts {
+        let row = &mut rows[(f.at.y - y0) as usize];
+        let c = col(f.at.x);
+        match (f.glyph, f.at.y & 1 == 0) {
+            (Glyph::Line, true) => row[c - 1..c + 2].copy_from_slice(b"---"),
+            (Glyph::Cross, true) => row[c] = b'x',
+            (Glyph::Line, false) => row[c] = b'|',
+            (Glyph::Cross, false) => row[c] = b'x',
+            (Glyph::Clue(n), _) => row[c] = b'0' + n,
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        let text = String::from_utf8_lossy(&row);
+        let text = text.trim_end();
+        if !text.is_empty() {
+            out.push_str(&" ".repeat(indent));
+            out.push_str(text);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+
+    #[test]
+    fn drawing_a_parsed_rule_gives_its_picture_back() {
+        let then = "  +---+\n  | 3\n  +   +   +\n        3 |\n      +---+\n";
+        let text = format!(
+            "rule d\nwhen\n  +   +\n    3\n  +   +   +\n        3\n      +   +\nthen\n{then}"
+        );
+        let set = RuleSet::from_sources(&[("t.rules", text.as_str())]).unwrap();
+        let rule = &set.rules[0];
+        let mut facts = rule.premise.clone();
+        facts.extend(rule.conclusion.iter().copied());
+        assert_eq!(draw(&rule.dots, &facts, 2), then);
+    }
+}
