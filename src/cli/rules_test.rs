@@ -1,12 +1,34 @@
 //! `slink rules test`: run the examples of every rule and name each outcome.
 
-use super::{EXIT_OK, load_set};
+use super::{EXIT_OK, EXIT_UNSOLVED, load_set};
+use crate::examples::run_all;
+use std::io::{self, Write};
 use std::path::Path;
 
-/// Runs the examples; returns the exit status.
+/// Runs the examples; returns the exit status (1 when an example failed, 2 when the rules cannot be read).
 pub fn run(dir: Option<&Path>) -> i32 {
-    match load_set(dir) {
-        Ok(_) => EXIT_OK,
-        Err(status) => status,
+    let set = match load_set(dir) {
+        Ok(set) => set,
+        Err(status) => return status,
+    };
+    let run = run_all(&set);
+    let mut text = String::new();
+    for result in &run.results {
+        text.push_str(&result.headline());
+        text.push('\n');
+        text.push_str(&result.details());
+    }
+    for warning in run.warnings() {
+        text.push_str(&warning);
+        text.push('\n');
+    }
+    text.push_str(&run.summary());
+    text.push('\n');
+    // A closed pipe (`slink rules test | head`) is not an error worth reporting.
+    let _ = io::stdout().lock().write_all(text.as_bytes());
+    if run.failed() > 0 {
+        EXIT_UNSOLVED
+    } else {
+        EXIT_OK
     }
 }
