@@ -5,6 +5,7 @@
 //! premise cross matches) without bounds checks. The stride is even, so an edge's index parity
 //! tells its direction: odd indices are horizontal edges, even ones vertical.
 
+use crate::geometry::CELL_SLOTS;
 use crate::loops::{LineAdded, LoopTracker};
 use crate::puzzle::Puzzle;
 use std::fmt;
@@ -19,6 +20,14 @@ pub const CROSS: u8 = 4;
 pub const OFF: u8 = 8;
 /// Cell code of clue `n` is `CLUE0 << n`; blank and off-grid cells are 0.
 pub const CLUE0: u8 = 16;
+
+/// Two bits per slot: `01` line, `10` cross (or off-grid), `00` unknown.
+#[inline(always)]
+pub fn slot_bits(state: u8) -> u32 {
+    // UNKNOWN = 1, LINE = 2, CROSS = 4, OFF = 8.
+    const CODE: [u8; 16] = [0, 0, 1, 0, 2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0];
+    CODE[(state & 15) as usize] as u32
+}
 
 /// Why an edge was decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +73,11 @@ pub struct Board {
     lines: Vec<u8>,
     /// Crosses (off-grid edges included) around each dot and cell, by lattice index.
     crosses: Vec<u8>,
+    /// For each cell (by lattice index), its 12 slots (sides and corner exits) as 2-bit states.
+    words: Vec<u32>,
+    /// The cells whose slots hold an edge, for horizontal (`[1]`) and vertical (`[0]`) edges:
+    /// (index difference from the edge to the cell, the bits of the slot).
+    slot_watch: [[(isize, u32); 6]; 2],
     /// Every edge decided, in order: the work queue of the engine and the log for undo.
     trail: Vec<u32>,
     /// The reason of each trail entry.
@@ -122,8 +136,27 @@ impl Board {
                     .count() as u8;
             }
         }
+        let flat = |p: crate::geometry::Pos| p.y as isize * stride as isize + p.x as isize;
+        let mut words = vec![0u32; stride * height];
+        for y in 0..rows {
+            for x in 0..cols {
+                let c = (2 * y + 1 + margin) * stride + 2 * x + 1 + margin;
+                for (k, &p) in CELL_SLOTS.iter().enumerate() {
+                    words[c] |= slot_bits(grid[c.wrapping_add_signed(flat(p))]) << (2 * k);
+                }
+            }
+        }
+        let mut slot_watch = [[(0isize, 0u32); 6]; 2];
+        let mut filled = [0usize; 2];
+        for (k, &p) in CELL_SLOTS.iter().enumerate() {
+            let dir = (p.y & 1) as usize;
+            slot_watch[dir][filled[dir]] = (-flat(p), 3 << (2 * k));
+            filled[dir] += 1;
+        }
         let edges = (rows + 1) * cols + rows * (cols + 1);
         Board {
+            words,
+            slot_watch,
             rows,
             cols,
             margin,
@@ -203,6 +236,19 @@ impl Board {
         (code != 0).then(|| code.trailing_zeros() as u8 - 4)
     }
 
+    /// The 12 slots of the cell at a lattice index, 2 bits each (see [`slot_bits`]).
+    #[inline]
+    pub fn word(&self, cell: usize) -> u32 {
+        self.words[cell]
+    }
+
+    /// The cells whose slots hold the edge at `i`: (index difference to the cell, slot bits).
+    #[must_use]
+    #[inline]
+    pub fn slot_watch(&self, i: usize) -> [(isize, u32); 6] {
+        self.slot_watch[i & 1]
+    }
+
     /// Lines at the dot or cell of a lattice index.
     pub fn lines_at(&self, i: usize) -> u8 {
         self.lines[i]
@@ -273,6 +319,10 @@ impl Board {
         }
         self.grid[i] = state;
         self.unknown -= 1;
+        let bits = if state == LINE { 0x5555_5555 } else { 0xAAAA_AAAA };
+        for &(off, slot) in &self.slot_watch[i & 1] {
+            self.words[i.wrapping_add_signed(off)] |= slot & bits;
+        }
         self.trail.push(i as u32);
         self.reasons.push(reason);
         let (dots, cells) = if i & 1 == 1 {

@@ -4,7 +4,7 @@
 //! lattice stride (offsets become plain index differences) and are cached per grid width.
 
 use crate::board::{CLUE0, CROSS, LINE, OFF};
-use crate::geometry::Pos;
+use crate::geometry::{CELL_SLOTS, DOT_SLOTS, Pos};
 use crate::rules::expand::{Variant, expand_all};
 use crate::rules::{Deducer, Fact, Glyph, RuleSet};
 use std::collections::BTreeMap;
@@ -109,6 +109,22 @@ pub struct Watch {
     pub free: Range<u32>,
 }
 
+/// Cell-local variants of one clue, as (mask, value) tests on the 24-bit word of a cell's 12 slots.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellRules {
+    /// Bits the premise reads.
+    pub mask: Vec<u32>,
+    /// The values those bits must have.
+    pub value: Vec<u32>,
+    /// Bits the conclusion sets (line bit or cross bit of each concluded slot).
+    pub conclude: Vec<u32>,
+    /// The variant of each test.
+    pub variant: Vec<u32>,
+}
+
+/// What one dot state concludes on each of the dot's 4 edges: (state to set or 0, variant).
+pub type DotAction = [(u8, u32); 4];
+
 /// The variants of a rule book laid out for one stride, with the watch index.
 #[derive(Clone, Debug)]
 pub struct Matchers {
@@ -124,6 +140,75 @@ pub struct Matchers {
     pub watch: [[Watch; 2]; 2],
     /// Variants whose premise reads no edge, by the clue of their key cell: tried once per cell at the start.
     pub statics: [Range<u32>; 4],
+    /// Lattice index differences of the 12 cell slots.
+    pub cell_offsets: [isize; 12],
+    /// Lattice index differences of the 4 dot slots.
+    pub dot_offsets: [isize; 4],
+    /// Variants that read one clue cell and its 12 slots, by clue.
+    pub cells: [CellRules; 4],
+    /// The same tests indexed by what woke them: `(clue * 12 + slot) * 2 + s`, s = 0 for a new line, 1 for a new cross.
+    pub cell_watch: Vec<CellRules>,
+    /// For each of the 256 states of a dot's 4 edges, what the dot-local variants conclude.
+    pub dots: Vec<DotAction>,
+    /// Whether any variant is dot-local (otherwise dots need no evaluation).
+    pub has_dot_rules: bool,
+}
+
+/// How a variant is compiled.
+enum Shape {
+    /// Reads only the 4 edges of the dot at this position; no clue.
+    Dot(Pos),
+    /// Reads one clue cell at this position and edges among its 12 slots.
+    Cell(Pos, u8),
+    /// Anything else: matched through the watch index.
+    General,
+}
+
+fn shape(v: &Variant) -> Shape {
+    let facts: Vec<&Fact> = v.premise.iter().chain(&v.conclusion).collect();
+    let clues: Vec<&Fact> = facts
+        .iter()
+        .copied()
+        .filter(|f| matches!(f.glyph, Glyph::Clue(_)))
+        .collect();
+    match clues.as_slice() {
+        [] => {
+            let Some(first) = facts.first() else {
+                return Shape::General;
+            };
+            for dot in first.at.edge_dots() {
+                if facts
+                    .iter()
+                    .all(|f| DOT_SLOTS.iter().any(|&s| dot + s == f.at))
+                {
+                    return Shape::Dot(dot);
+                }
+            }
+            Shape::General
+        }
+        [clue] => {
+            let Glyph::Clue(n) = clue.glyph else {
+                unreachable!("filtered on clues")
+            };
+            let local = facts.iter().all(|f| {
+                f.at == clue.at || CELL_SLOTS.iter().any(|&s| clue.at + s == f.at)
+            });
+            if local && n <= 3 {
+                Shape::Cell(clue.at, n)
+            } else {
+                Shape::General
+            }
+        }
+        _ => Shape::General,
+    }
+}
+
+/// Line bit (`01`) or cross bit (`10`) of a slot.
+fn bit(slot: usize, glyph: Glyph) -> u32 {
+    match glyph {
+        Glyph::Line => 1 << (2 * slot),
+        _ => 2 << (2 * slot),
+    }
 }
 
 fn mask(glyph: Glyph) -> u8 {
@@ -144,13 +229,56 @@ impl Matchers {
             entries: Vec::new(),
             watch: Default::default(),
             statics: Default::default(),
+            cell_offsets: CELL_SLOTS.map(flat),
+            dot_offsets: DOT_SLOTS.map(flat),
+            cells: Default::default(),
+            cell_watch: vec![CellRules::default(); 4 * 12 * 2],
+            dots: vec![[(0, 0); 4]; 256],
+            has_dot_rules: false,
         };
+        let mut dot_variants = Vec::new();
         // (direction, state) -> key offset -> clue -> entries; and entries without a key.
         type Keyed = BTreeMap<isize, [Vec<Entry>; 4]>;
         let mut keyed: [[Keyed; 2]; 2] = Default::default();
         let mut free: [[Vec<Entry>; 2]; 2] = Default::default();
         let mut statics: [Vec<Entry>; 4] = Default::default();
         for (vi, v) in variants.iter().enumerate() {
+            match shape(v) {
+                Shape::Dot(dot) => {
+                    dot_variants.push((vi, dot));
+                    continue;
+                }
+                Shape::Cell(cell, n) => {
+                    let slot = |p: Pos| CELL_SLOTS.iter().position(|&s| cell + s == p);
+                    let rules = &mut m.cells[n as usize];
+                    let (mut mask, mut value, mut conclude) = (0, 0, 0);
+                    for f in v.premise.iter().filter(|f| f.at.is_edge()) {
+                        let k = slot(f.at).expect("cell-local");
+                        mask |= 3 << (2 * k);
+                        value |= bit(k, f.glyph);
+                    }
+                    for f in &v.conclusion {
+                        conclude |= bit(slot(f.at).expect("cell-local"), f.glyph);
+                    }
+                    rules.mask.push(mask);
+                    rules.value.push(value);
+                    rules.conclude.push(conclude);
+                    rules.variant.push(vi as u32);
+                    for k in 0..12 {
+                        for s in 0..2 {
+                            if value & (1 << (2 * k + s)) != 0 {
+                                let w = &mut m.cell_watch[(n as usize * 12 + k) * 2 + s];
+                                w.mask.push(mask);
+                                w.value.push(value);
+                                w.conclude.push(conclude);
+                                w.variant.push(vi as u32);
+                            }
+                        }
+                    }
+                    continue;
+                }
+                Shape::General => {}
+            }
             let add_entry = |m: &mut Matchers, skip: &[Fact], origin: Pos| -> Entry {
                 let start = m.checks.len() as u32;
                 // Clue tests first: they never change and reject most spots.
@@ -235,6 +363,32 @@ impl Matchers {
             }
         }
         m.statics = statics.map(|l| push_all(&mut m, l));
+        m.build_dot_table(variants, &dot_variants);
         m
+    }
+
+    /// Evaluates every dot-local variant on each of the 256 states of a dot's edges.
+    fn build_dot_table(&mut self, variants: &[Variant], dot_variants: &[(usize, Pos)]) {
+        self.has_dot_rules = !dot_variants.is_empty();
+        for state in 0..256u32 {
+            let action = &mut self.dots[state as usize];
+            for &(vi, dot) in dot_variants {
+                let slot = |p: Pos| DOT_SLOTS.iter().position(|&s| dot + s == p).expect("dot-local");
+                let v = &variants[vi];
+                let holds = v.premise.iter().all(|f| {
+                    let b = bit(slot(f.at), f.glyph);
+                    state & b == b
+                });
+                if !holds {
+                    continue;
+                }
+                for f in &v.conclusion {
+                    let k = slot(f.at);
+                    if state & bit(k, f.glyph) == 0 && action[k].0 == 0 {
+                        action[k] = (if f.glyph == Glyph::Line { LINE } else { CROSS }, vi as u32);
+                    }
+                }
+            }
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! The propagation engine: walks the board's trail as a work queue, wakes the matchers that watch each decided edge, and runs loop closure when the queue runs dry.
 
 use crate::board::{Board, CLUE0, CROSS, Contradiction, LINE, OFF, Reason};
-use crate::compile::{Entry, Matchers, RuleBook};
+use crate::board::slot_bits;
+use crate::compile::{CellRules, Entry, Matchers, RuleBook};
 
 /// Counts of what each variant did, kept when statistics are asked for.
 #[derive(Clone, Debug, Default)]
@@ -71,9 +72,17 @@ impl<'a> Engine<'a> {
         debug_assert_eq!(board.stride(), self.matchers.stride);
         let m = self.matchers;
         let (rows, cols) = (board.rows() as isize, board.cols() as isize);
+        if m.has_dot_rules {
+            for r in 0..=rows {
+                for c in 0..=cols {
+                    self.eval_dot(board, board.index(2 * r, 2 * c))?;
+                }
+            }
+        }
         for r in 0..rows {
             for c in 0..cols {
                 let cell = board.index(2 * r + 1, 2 * c + 1);
+                self.eval_cell(board, cell)?;
                 let code = board.at(cell);
                 if code >= CLUE0 {
                     let clue = code.trailing_zeros() as usize - 4;
@@ -129,10 +138,131 @@ impl<'a> Engine<'a> {
         Ok(changed)
     }
 
+    /// Re-evaluates the dot-local variants at a dot through the dot table.
+    #[inline]
+    fn eval_dot(&mut self, board: &mut Board, dot: usize) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let grid = board.grid();
+        let mut state = 0;
+        for (k, &off) in m.dot_offsets.iter().enumerate() {
+            state |= slot_bits(grid[dot.wrapping_add_signed(off)]) << (2 * k);
+        }
+        let action = &m.dots[state as usize];
+        for (k, &(set, variant)) in action.iter().enumerate() {
+            if set != 0 {
+                let changed = board.set_edge(
+                    dot.wrapping_add_signed(m.dot_offsets[k]),
+                    set,
+                    Reason::Rule {
+                        variant,
+                        anchor: dot as u32,
+                    },
+                )?;
+                if changed && let Some(t) = self.tally.as_deref_mut() {
+                    t.fired[variant as usize] += 1;
+                    t.decided[variant as usize] += 1;
+                }
+            }
+        }
+        if let Some(t) = self.tally.as_deref_mut() {
+            // One table look-up stands for a test of every dot-local variant.
+            let _ = t;
+        }
+        Ok(())
+    }
+
+    /// Evaluates every cell-local variant of a clue cell (at the start).
+    fn eval_cell(&mut self, board: &mut Board, cell: usize) -> Result<(), Contradiction> {
+        let code = board.at(cell);
+        if code < CLUE0 {
+            return Ok(());
+        }
+        let m = self.matchers;
+        self.run_cell_tests(board, cell, &m.cells[code.trailing_zeros() as usize - 4])
+    }
+
+    /// Runs (mask, value) tests on the word of a cell's 12 slots and applies those that hold.
+    #[inline]
+    fn run_cell_tests(&mut self, board: &mut Board, cell: usize, rules: &CellRules) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let mut word = board.word(cell);
+        if let Some(t) = self.tally.as_deref_mut() {
+            for &v in &rules.variant {
+                t.tried[v as usize] += 1;
+            }
+        }
+        let n = rules.mask.len();
+        let (masks, values, concludes) = (&rules.mask[..n], &rules.value[..n], &rules.conclude[..n]);
+        let mut start = 0;
+        while start < n {
+            let end = (start + 64).min(n);
+            // Branch-free pass: which tests hold and would still add something.
+            let mut hits = 0u64;
+            for i in start..end {
+                let hit = (word & masks[i] == values[i]) & (concludes[i] & !word != 0);
+                hits |= u64::from(hit) << (i - start);
+            }
+            while hits != 0 {
+                let i = start + hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                let variant = rules.variant[i];
+                let mut todo = concludes[i] & !word;
+                let mut decided = 0;
+                while todo != 0 {
+                    let b = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    let state = if b & 1 == 0 { LINE } else { CROSS };
+                    decided += u64::from(board.set_edge(
+                        cell.wrapping_add_signed(m.cell_offsets[b / 2]),
+                        state,
+                        Reason::Rule {
+                            variant,
+                            anchor: cell as u32,
+                        },
+                    )?);
+                    word |= 1 << b;
+                }
+                if decided > 0
+                    && let Some(t) = self.tally.as_deref_mut()
+                {
+                    t.fired[variant as usize] += 1;
+                    t.decided[variant as usize] += decided;
+                }
+            }
+            start = end;
+        }
+        Ok(())
+    }
+
     /// Tries every watcher of the edge at `q`, which just became `state`.
     #[inline]
     fn wake(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
         let m = self.matchers;
+        if state != OFF {
+            let s = m.stride;
+            let (dots, near, far) = if q & 1 == 1 {
+                ([q - 1, q + 1], [q - s, q + s], 2)
+            } else {
+                ([q - s, q + s], [q - 1, q + 1], 2 * s)
+            };
+            if m.has_dot_rules {
+                self.eval_dot(board, dots[0])?;
+                self.eval_dot(board, dots[1])?;
+            }
+            let _ = (near, far);
+            let s = usize::from(state != LINE);
+            for (off, slot) in board.slot_watch(q) {
+                let cell = q.wrapping_add_signed(off);
+                let code = board.at(cell);
+                if code >= CLUE0 {
+                    let k = slot.trailing_zeros() as usize / 2;
+                    let rules = &m.cell_watch[((code.trailing_zeros() as usize - 4) * 12 + k) * 2 + s];
+                    if !rules.mask.is_empty() {
+                        self.run_cell_tests(board, cell, rules)?;
+                    }
+                }
+            }
+        }
         let watch = &m.watch[q & 1][usize::from(state != LINE)];
         for g in &watch.groups {
             let code = board.at(q.wrapping_add_signed(g.key));

@@ -163,6 +163,31 @@ impl fmt::Display for Symmetry {
     }
 }
 
+/// The 12 edges a cell-local variant may read, relative to its clue cell: the four sides
+/// (north, east, south, west), then the two exits at each corner (NW, NE, SE, SW).
+pub const CELL_SLOTS: [Pos; 12] = [
+    Pos::new(-1, 0),
+    Pos::new(0, 1),
+    Pos::new(1, 0),
+    Pos::new(0, -1),
+    Pos::new(-2, -1),
+    Pos::new(-1, -2),
+    Pos::new(-2, 1),
+    Pos::new(-1, 2),
+    Pos::new(1, 2),
+    Pos::new(2, 1),
+    Pos::new(2, -1),
+    Pos::new(1, -2),
+];
+
+/// The 4 edges of a dot (north, east, south, west), relative to the dot.
+pub const DOT_SLOTS: [Pos; 4] = [
+    Pos::new(-1, 0),
+    Pos::new(0, 1),
+    Pos::new(1, 0),
+    Pos::new(0, -1),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
