@@ -19,6 +19,10 @@ pub struct RuleBook {
     pub variants: Vec<Variant>,
     /// Off-grid lattice points a board needs around the grid for these variants.
     pub margin: usize,
+    /// For rules marked `assumes single-loop`: how many cells a loop confined to one of
+    /// their windows can reach across. Such rules are switched off on puzzles whose nonzero
+    /// clues fit in a square of that size, where the whole answer might be such a small loop.
+    pub single_loop_reach: Option<usize>,
 }
 
 impl RuleBook {
@@ -26,11 +30,37 @@ impl RuleBook {
     pub fn new(set: RuleSet) -> RuleBook {
         let variants = expand_all(&set.rules);
         let span = variants.iter().map(variant_span).max().unwrap_or(0);
+        let single_loop_reach = variants
+            .iter()
+            .filter(|v| set.rules[v.rule].assumes_single_loop)
+            .map(|v| variant_span(v) as usize / 2 + 2)
+            .max();
         RuleBook {
             margin: (span as usize + 2).next_multiple_of(2),
+            single_loop_reach,
             set,
             variants,
         }
+    }
+
+    /// Whether rules marked `assumes single-loop` may run on this puzzle: its nonzero clues
+    /// spread wider than any loop confined to one of their windows could reach.
+    pub fn single_loop_rules_apply(&self, puzzle: &crate::puzzle::Puzzle) -> bool {
+        let Some(reach) = self.single_loop_reach else {
+            return false;
+        };
+        let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
+        for r in 0..puzzle.rows {
+            for c in 0..puzzle.cols {
+                if puzzle.clue(r, c).is_some_and(|n| n > 0) {
+                    r0 = r0.min(r);
+                    r1 = r1.max(r);
+                    c0 = c0.min(c);
+                    c1 = c1.max(c);
+                }
+            }
+        }
+        r0 != usize::MAX && (r1 - r0 + 1 > reach || c1 - c0 + 1 > reach)
     }
 
     /// Whether the rule set switches on loop closure.
@@ -38,9 +68,19 @@ impl RuleBook {
         self.set.uses(Deducer::LoopClosure)
     }
 
-    /// Lays the variants out for boards of this stride.
+    /// Lays every variant out for boards of this stride.
     pub fn matchers(&self, stride: usize) -> Matchers {
-        Matchers::build(&self.variants, stride)
+        self.matchers_for(stride, true)
+    }
+
+    /// Lays the variants out for boards of this stride, with or without the rules marked `assumes single-loop`.
+    pub fn matchers_for(&self, stride: usize, single_loop: bool) -> Matchers {
+        let keep: Vec<bool> = self
+            .variants
+            .iter()
+            .map(|v| single_loop || !self.set.rules[v.rule].assumes_single_loop)
+            .collect();
+        Matchers::build(&self.variants, &keep, stride)
     }
 }
 
@@ -190,9 +230,9 @@ fn shape(v: &Variant) -> Shape {
             let Glyph::Clue(n) = clue.glyph else {
                 unreachable!("filtered on clues")
             };
-            let local = facts.iter().all(|f| {
-                f.at == clue.at || CELL_SLOTS.iter().any(|&s| clue.at + s == f.at)
-            });
+            let local = facts
+                .iter()
+                .all(|f| f.at == clue.at || CELL_SLOTS.iter().any(|&s| clue.at + s == f.at));
             if local && n <= 3 {
                 Shape::Cell(clue.at, n)
             } else {
@@ -220,7 +260,7 @@ fn mask(glyph: Glyph) -> u8 {
 }
 
 impl Matchers {
-    fn build(variants: &[Variant], stride: usize) -> Matchers {
+    fn build(variants: &[Variant], keep: &[bool], stride: usize) -> Matchers {
         let flat = |p: Pos| p.y as isize * stride as isize + p.x as isize;
         let mut m = Matchers {
             stride,
@@ -243,6 +283,9 @@ impl Matchers {
         let mut free: [[Vec<Entry>; 2]; 2] = Default::default();
         let mut statics: [Vec<Entry>; 4] = Default::default();
         for (vi, v) in variants.iter().enumerate() {
+            if !keep[vi] {
+                continue;
+            }
             match shape(v) {
                 Shape::Dot(dot) => {
                     dot_variants.push((vi, dot));
@@ -373,7 +416,12 @@ impl Matchers {
         for state in 0..256u32 {
             let action = &mut self.dots[state as usize];
             for &(vi, dot) in dot_variants {
-                let slot = |p: Pos| DOT_SLOTS.iter().position(|&s| dot + s == p).expect("dot-local");
+                let slot = |p: Pos| {
+                    DOT_SLOTS
+                        .iter()
+                        .position(|&s| dot + s == p)
+                        .expect("dot-local")
+                };
                 let v = &variants[vi];
                 let holds = v.premise.iter().all(|f| {
                     let b = bit(slot(f.at), f.glyph);

@@ -24,7 +24,7 @@ pub enum Outcome {
 /// Solves puzzles with one rule book, keeping matchers for the grid widths it has seen.
 pub struct Solver {
     book: RuleBook,
-    matchers: HashMap<usize, Matchers>,
+    matchers: HashMap<(usize, bool), Matchers>,
 }
 
 impl Solver {
@@ -58,10 +58,11 @@ impl Solver {
             self.matchers.clear();
         }
         let book = &self.book;
+        let single_loop = book.single_loop_rules_apply(puzzle);
         let matchers = self
             .matchers
-            .entry(stride)
-            .or_insert_with(|| book.matchers(stride));
+            .entry((stride, single_loop))
+            .or_insert_with(|| book.matchers_for(stride, single_loop));
         let mut engine = Engine::new(book, matchers);
         if let Some(t) = tally {
             engine = engine.with_tally(t);
