@@ -1,12 +1,308 @@
 //! `slink rules check`: parse and check every rule file, prove each rule sound, report duplicates and subsumed variants.
+//!
+//! The report has one line per rule (`ok`, `UNSOUND` with a counterexample picture, or `NEVER`
+//! for a rule that can never fire), then the warnings (duplicates, subsumed rules, needless
+//! `assumes single-loop` marks), then a summary line. Unsound or never-firing rules make the
+//! exit status 1; warnings do not change it.
 
-use super::{EXIT_OK, load_set};
+use super::{EXIT_OK, EXIT_UNSOLVED, load_set};
+use crate::geometry::Symmetry;
+use crate::rules::{Fact, Glyph, Rule, RuleSet};
+use crate::soundness::{Counterexample, Overlap, Verdict, overlaps, prove};
+use std::fmt::Write;
 use std::path::Path;
+
+/// Width of the status column.
+const STATUS: usize = 8;
 
 /// Runs the check; returns the exit status.
 pub fn run(dir: Option<&Path>) -> i32 {
     match load_set(dir) {
-        Ok(_) => EXIT_OK,
+        Ok(set) => {
+            let report = check_set(&set);
+            print!("{}", report.text);
+            if report.errors > 0 {
+                EXIT_UNSOLVED
+            } else {
+                EXIT_OK
+            }
+        }
         Err(status) => status,
+    }
+}
+
+/// The text of a check and the number of rules that failed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// What to print.
+    pub text: String,
+    /// Rules that are unsound or can never fire.
+    pub errors: usize,
+}
+
+/// Proves every rule of a set and looks for overlaps; renders the whole report.
+pub fn check_set(set: &RuleSet) -> Report {
+    let mut text = String::new();
+    let (mut sound, mut unsound, mut never) = (0, 0, 0);
+    let mut warnings = Vec::new();
+    for rule in &set.rules {
+        let verdict = prove(rule);
+        let at = location(rule);
+        match &verdict {
+            Verdict::Sound { needs_single_loop } => {
+                sound += 1;
+                let note = if *needs_single_loop {
+                    "  (given a single loop)"
+                } else {
+                    ""
+                };
+                writeln!(text, "{:STATUS$}{} {at}{note}", "ok", rule.name).unwrap();
+                if rule.assumes_single_loop && !needs_single_loop {
+                    warnings.push(format!(
+                        "`{}` {at} is marked `assumes single-loop` but is sound without it: the mark can go",
+                        rule.name
+                    ));
+                }
+            }
+            Verdict::Unsound(cx) => {
+                unsound += 1;
+                writeln!(text, "{:STATUS$}{} {at}", "UNSOUND", rule.name).unwrap();
+                write_counterexample(&mut text, cx, "counterexample");
+                if cx.single_loop {
+                    writeln!(text, "{:STATUS$}(even given a single loop)", "").unwrap();
+                }
+                write_picture(&mut text, rule, cx);
+            }
+            Verdict::NeedsSingleLoop(cx) => {
+                unsound += 1;
+                writeln!(text, "{:STATUS$}{} {at}", "UNSOUND", rule.name).unwrap();
+                writeln!(
+                    text,
+                    "{:STATUS$}sound only given a single loop: mark it `assumes single-loop`",
+                    ""
+                )
+                .unwrap();
+                write_counterexample(&mut text, cx, "counterexample without that law");
+                write_picture(&mut text, rule, cx);
+            }
+            Verdict::NeverFires => {
+                never += 1;
+                writeln!(text, "{:STATUS$}{} {at}", "NEVER", rule.name).unwrap();
+                writeln!(
+                    text,
+                    "{:STATUS$}can never fire: no board obeying the clue and dot laws matches its premise",
+                    ""
+                )
+                .unwrap();
+            }
+        }
+    }
+    for overlap in overlaps(&set.rules) {
+        warnings.push(describe_overlap(&set.rules, &overlap));
+    }
+    if !warnings.is_empty() {
+        text.push('\n');
+        for w in &warnings {
+            writeln!(text, "warning: {w}").unwrap();
+        }
+    }
+    let n = set.rules.len();
+    let mut summary = format!("{n} rule{}: {sound} sound, {unsound} unsound", plural(n));
+    if never > 0 {
+        write!(
+            summary,
+            ", {never} never fire{}",
+            if never == 1 { "s" } else { "" }
+        )
+        .unwrap();
+    }
+    let w = warnings.len();
+    writeln!(text, "\n{summary}; {w} warning{}", plural(w)).unwrap();
+    Report {
+        text,
+        errors: unsound + never,
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// `(file:line)` of a rule.
+fn location(rule: &Rule) -> String {
+    format!("({}:{})", rule.file, rule.line)
+}
+
+/// Says where the counterexample was found and which conclusion facts fail in it.
+fn write_counterexample(text: &mut String, cx: &Counterexample, what: &str) {
+    let failed: Vec<String> = cx
+        .failed
+        .iter()
+        .map(|f| {
+            let found = match f.glyph {
+                Glyph::Line => "a cross",
+                _ => "a line",
+            };
+            let fact = describe_fact(f, &cx.clues);
+            let comma = if fact.contains(',') { "," } else { "" };
+            format!("{fact}{comma} is {found}")
+        })
+        .collect();
+    let place = if cx.border.is_none() {
+        String::new()
+    } else {
+        format!(
+            " {} (the picture stops at the border)",
+            cx.border.describe()
+        )
+    };
+    writeln!(
+        text,
+        "{:STATUS$}{what}{place}: the premise holds, but {}",
+        "",
+        join_and(&failed)
+    )
+    .unwrap();
+}
+
+/// Draws the counterexample below its explanation, with a legend.
+fn write_picture(text: &mut String, rule: &Rule, cx: &Counterexample) {
+    text.push_str(&cx.picture(&rule.premise, STATUS + 4));
+    writeln!(
+        text,
+        "{:STATUS$}(blank edges are crosses; (row, column): 0-based picture row, and half-cells right of the leftmost dot)",
+        ""
+    )
+    .unwrap();
+}
+
+/// "the conclusion's line on the 1's bottom side, at (2, 1)".
+fn describe_fact(f: &Fact, clues: &[Fact]) -> String {
+    let what = match f.glyph {
+        Glyph::Line => "line",
+        Glyph::Cross => "cross",
+        Glyph::Clue(_) => "clue",
+    };
+    let mut beside = Vec::new();
+    for c in clues {
+        let Glyph::Clue(n) = c.glyph else { continue };
+        let side = match (f.at.y - c.at.y, f.at.x - c.at.x) {
+            (-1, 0) => "top",
+            (0, 1) => "right",
+            (1, 0) => "bottom",
+            (0, -1) => "left",
+            _ => continue,
+        };
+        beside.push((n, side));
+    }
+    let whose = match beside.as_slice() {
+        [(n, side)] => format!(" on the {n}'s {side} side,"),
+        [(a, _), (b, _)] if a == b => format!(" between the two {a}s,"),
+        [(a, _), (b, _)] => format!(" between the {a} and the {b},"),
+        _ => String::new(),
+    };
+    format!("the conclusion's {what}{whose} at ({}, {})", f.at.y, f.at.x)
+}
+
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// A rule's variant in words: "`name` as drawn" or "`name` under rotate-90".
+fn variant(rules: &[Rule], (i, symmetry): (usize, Symmetry)) -> String {
+    match symmetry {
+        Symmetry::Identity => format!("`{}` as drawn", rules[i].name),
+        s => format!("`{}` under {s}", rules[i].name),
+    }
+}
+
+/// The warning (two lines) for a duplicate or subsumed rule.
+fn describe_overlap(rules: &[Rule], overlap: &Overlap) -> String {
+    let name = |i: usize| format!("`{}` {}", rules[i].name, location(&rules[i]));
+    let more = " ".repeat("warning: ".len());
+    match *overlap {
+        Overlap::Duplicate { first, second } => format!(
+            "{} duplicates {}\n{more}{} is {}, moved",
+            name(second.0),
+            name(first.0),
+            variant(rules, second),
+            variant(rules, first),
+        ),
+        Overlap::Subsumed { rule, by } => {
+            let given = if rules[by.0].assumes_single_loop && !rules[rule.0].assumes_single_loop {
+                " (given a single loop)"
+            } else {
+                ""
+            };
+            format!(
+                "{} is subsumed by {}{given}\n{more}{} fires wherever {} does, and concludes at least as much",
+                name(rule.0),
+                name(by.0),
+                variant(rules, by),
+                variant(rules, rule),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(text: &str) -> Report {
+        check_set(&RuleSet::from_sources(&[("t.rules", text)]).unwrap())
+    }
+
+    #[test]
+    fn a_sound_rule_is_one_ok_line_and_a_summary() {
+        let r =
+            report("rule zero\nwhen\n  +   +\n    0\n  +   +\nthen\n  + x +\n  x 0 x\n  + x +\n");
+        assert_eq!(
+            r.text,
+            "ok      zero (t.rules:1)\n\n1 rule: 1 sound, 0 unsound; 0 warnings\n"
+        );
+        assert_eq!(r.errors, 0);
+    }
+
+    #[test]
+    fn an_unsound_rule_names_the_failing_fact_and_draws_it() {
+        let r =
+            report("rule wrong\nwhen\n  + x +\n    1\n  +   +\nthen\n  + x +\n    1\n  +---+\n");
+        assert_eq!(r.errors, 1);
+        assert!(
+            r.text.starts_with("UNSOUND wrong (t.rules:1)\n"),
+            "{}",
+            r.text
+        );
+        assert!(
+            r.text
+                .contains("the conclusion's line on the 1's bottom side, at (2, 1), is a cross"),
+            "{}",
+            r.text
+        );
+        assert!(r.text.contains("\n            + x +"), "{}", r.text);
+        assert!(r.text.ends_with("1 rule: 0 sound, 1 unsound; 0 warnings\n"));
+    }
+
+    #[test]
+    fn never_firing_and_needless_marks() {
+        let never =
+            report("rule never\nwhen\n  +---+\n    0\n  +   +\nthen\n  +---+\n  x 0\n  +   +\n");
+        assert!(
+            never.text.starts_with("NEVER   never (t.rules:1)\n"),
+            "{}",
+            never.text
+        );
+        assert!(never.text.contains("1 never fires"), "{}", never.text);
+        assert_eq!(never.errors, 1);
+        let marked = report(
+            "rule zero\n  assumes single-loop\nwhen\n  +   +\n    0\n  +   +\nthen\n  + x +\n  x 0 x\n  + x +\n",
+        );
+        assert_eq!(marked.errors, 0);
+        assert!(marked.text.contains("warning: `zero` (t.rules:1) is marked `assumes single-loop` but is sound without it"), "{}", marked.text);
     }
 }
