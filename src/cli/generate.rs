@@ -1,7 +1,12 @@
-//! `slink gen`: random Slink puzzles that the built-in rules finish.
+//! `slink gen`: random Slink puzzles that the built-in rules (or those of `--rules DIR`) finish.
+//!
+//! The puzzles go to standard output in the input format, followed by the `0 0` end line, so the
+//! output can be piped straight into `slink`.
 
-use super::EXIT_OK;
+use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg};
+use crate::generate::{GenOptions, Generator};
 use clap::Args;
+use std::io::{self, BufWriter, Write};
 
 /// Options of `slink gen`.
 #[derive(Args, Debug, Clone)]
@@ -18,9 +23,80 @@ pub struct GenArgs {
     /// Seed of the random generator: the same seed gives the same output.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    #[command(flatten)]
+    pub rules: RulesArg,
+    /// Print counts of candidates drawn and rejected on standard error at the end.
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// Generates the puzzles; returns the exit status.
-pub fn run(_args: &GenArgs) -> i32 {
-    EXIT_OK
+pub fn run(args: &GenArgs) -> i32 {
+    let mut options = GenOptions::new(args.rows, args.cols);
+    options.seed = args.seed;
+    if let Err(e) = options.validate() {
+        eprintln!("slink gen: {e}");
+        return EXIT_BAD_INPUT;
+    }
+    let book = match args.rules.load() {
+        Ok(book) => book,
+        Err(status) => return status,
+    };
+    let mut generator = match Generator::new(options, book) {
+        Ok(generator) => generator,
+        Err(e) => {
+            eprintln!("slink gen: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut buffer = Vec::new();
+    let mut status = EXIT_OK;
+    for _ in 0..args.count {
+        let generated = match generator.next_puzzle() {
+            Ok(generated) => generated,
+            Err(e) => {
+                eprintln!("slink gen: {e}");
+                status = EXIT_BAD_INPUT;
+                break;
+            }
+        };
+        buffer.clear();
+        generated.puzzle.write_to(&mut buffer);
+        if let Err(e) = out.write_all(&buffer) {
+            return write_failed(&e);
+        }
+    }
+    // Even after a failure, so that the puzzles written so far form a complete stream.
+    if let Err(e) = out.write_all(b"0 0\n") {
+        return write_failed(&e);
+    }
+    if let Err(e) = out.flush() {
+        return write_failed(&e);
+    }
+    if args.stats {
+        let s = generator.stats();
+        let rejected = s.candidates - s.puzzles;
+        eprintln!(
+            "slink gen: {} puzzle{} from {} candidates: {rejected} rejected ({} stuck, {} contradictions, {} other loops), {:.2} rejected per puzzle",
+            s.puzzles,
+            if s.puzzles == 1 { "" } else { "s" },
+            s.candidates,
+            s.stuck,
+            s.contradictions,
+            s.mismatches,
+            rejected as f64 / s.puzzles.max(1) as f64
+        );
+    }
+    status
+}
+
+/// Reports a failed write (quietly for a closed pipe) and returns the exit status.
+fn write_failed(e: &io::Error) -> i32 {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return EXIT_OK;
+    }
+    eprintln!("slink gen: cannot write the puzzles: {e}");
+    EXIT_BAD_INPUT
 }
