@@ -75,6 +75,8 @@ pub struct Board {
     crosses: Vec<u8>,
     /// For each cell (by lattice index), its 12 slots (sides and corner exits) as 2-bit states.
     words: Vec<u32>,
+    /// For each dot (by lattice index), its 4 edges (N, E, S, W) as 2-bit states.
+    dot_words: Vec<u8>,
     /// The cells whose slots hold an edge, for horizontal (`[1]`) and vertical (`[0]`) edges:
     /// (index difference from the edge to the cell, the bits of the slot).
     slot_watch: [[(isize, u32); 6]; 2],
@@ -96,56 +98,42 @@ impl Board {
         let (rows, cols) = (puzzle.rows, puzzle.cols);
         let stride = (2 * cols + 1 + 2 * margin).next_multiple_of(2);
         let height = 2 * rows + 1 + 2 * margin;
+        // Every edge slot starts off-grid (dot rows: odd columns; cell rows: even columns) ...
         let mut grid = vec![0u8; stride * height];
-        let mut crosses = vec![0u8; stride * height];
-        // Every edge slot starts off-grid; then the grid's own edges become unknown.
-        for y in 0..height {
-            let row = &mut grid[y * stride..(y + 1) * stride];
-            for (x, g) in row.iter_mut().enumerate() {
-                if (y + x) % 2 == 1 {
-                    *g = OFF;
-                }
+        let mut dot_row = vec![0u8; stride];
+        let mut cell_row = vec![0u8; stride];
+        for x in 0..stride {
+            if x % 2 == 1 {
+                dot_row[x] = OFF;
+            } else {
+                cell_row[x] = OFF;
             }
         }
+        for (y, row) in grid.chunks_exact_mut(stride).enumerate() {
+            row.copy_from_slice(if y % 2 == 0 { &dot_row } else { &cell_row });
+        }
+        // ... then the grid's own edges become unknown and its cells get their clues.
         let mut unsatisfied = 0;
         for y in 0..=2 * rows {
             let base = (y + margin) * stride + margin;
-            for x in 0..=2 * cols {
-                let i = base + x;
-                match (y % 2, x % 2) {
-                    (0, 1) | (1, 0) => grid[i] = UNKNOWN,
-                    (1, 1) => {
-                        if let Some(n) = puzzle.clue(y / 2, x / 2) {
-                            grid[i] = CLUE0 << n;
-                            if n != 0 {
-                                unsatisfied += 1;
-                            }
-                        }
-                    }
-                    _ => {}
+            let row = &mut grid[base..base + 2 * cols + 1];
+            if y % 2 == 0 {
+                for x in (1..2 * cols).step_by(2) {
+                    row[x] = UNKNOWN;
                 }
-            }
-        }
-        // Dots count their off-grid edges as crosses.
-        for y in 0..=rows {
-            for x in 0..=cols {
-                let i = (2 * y + margin) * stride + 2 * x + margin;
-                crosses[i] = [i - stride, i + 1, i + stride, i - 1]
-                    .iter()
-                    .filter(|&&e| grid[e] == OFF)
-                    .count() as u8;
+            } else {
+                let clues = &puzzle.clues[(y / 2) * cols..(y / 2 + 1) * cols];
+                for (j, clue) in clues.iter().enumerate() {
+                    row[2 * j] = UNKNOWN;
+                    if let Some(n) = *clue {
+                        row[2 * j + 1] = CLUE0 << n;
+                        unsatisfied += usize::from(n != 0);
+                    }
+                }
+                row[2 * cols] = UNKNOWN;
             }
         }
         let flat = |p: crate::geometry::Pos| p.y as isize * stride as isize + p.x as isize;
-        let mut words = vec![0u32; stride * height];
-        for y in 0..rows {
-            for x in 0..cols {
-                let c = (2 * y + 1 + margin) * stride + 2 * x + 1 + margin;
-                for (k, &p) in CELL_SLOTS.iter().enumerate() {
-                    words[c] |= slot_bits(grid[c.wrapping_add_signed(flat(p))]) << (2 * k);
-                }
-            }
-        }
         let mut slot_watch = [[(0isize, 0u32); 6]; 2];
         let mut filled = [0usize; 2];
         for (k, &p) in CELL_SLOTS.iter().enumerate() {
@@ -153,25 +141,64 @@ impl Board {
             slot_watch[dir][filled[dir]] = (-flat(p), 3 << (2 * k));
             filled[dir] += 1;
         }
-        let edges = (rows + 1) * cols + rows * (cols + 1);
-        Board {
-            words,
+        let mut board = Board {
+            words: vec![0u32; stride * height],
+            dot_words: vec![0u8; stride * height],
             slot_watch,
             rows,
             cols,
             margin,
             stride,
             lines: vec![0u8; stride * height],
+            crosses: vec![0u8; stride * height],
             grid,
-            crosses,
-            trail: Vec::with_capacity(edges),
-            reasons: Vec::with_capacity(edges),
-            unknown: edges,
+            trail: Vec::new(),
+            reasons: Vec::new(),
+            unknown: (rows + 1) * cols + rows * (cols + 1),
             unsatisfied,
             line_count: 0,
             loops: loop_closure.then(|| LoopTracker::new(rows, cols)),
             pending_closures: Vec::new(),
+        };
+        board.trail.reserve(board.unknown);
+        board.reasons.reserve(board.unknown);
+        // Only the border ring sees off-grid edges: its dots count them as crosses, and its
+        // cells and dots hold them in their words.
+        for y in 0..=rows {
+            for x in 0..=cols {
+                if y == 0 || y == rows || x == 0 || x == cols || y == 1 || x == 1 || y + 1 == rows || x + 1 == cols {
+                    let d = (2 * y + margin) * stride + 2 * x + margin;
+                    board.refresh_dot(d);
+                    if y < rows && x < cols {
+                        board.refresh_cell(d + stride + 1);
+                    }
+                }
+            }
         }
+        board
+    }
+
+    /// Recomputes a dot's cross count and word from the grid.
+    fn refresh_dot(&mut self, d: usize) {
+        let mut word = 0u8;
+        let mut crosses = 0;
+        for (k, e) in [d - self.stride, d + 1, d + self.stride, d - 1].into_iter().enumerate() {
+            let bits = slot_bits(self.grid[e]) as u8;
+            word |= bits << (2 * k);
+            crosses += u8::from(bits == 2);
+        }
+        self.dot_words[d] = word;
+        self.crosses[d] = crosses;
+    }
+
+    /// Recomputes a cell's word from the grid.
+    fn refresh_cell(&mut self, c: usize) {
+        let stride = self.stride as isize;
+        let mut word = 0u32;
+        for (k, &p) in CELL_SLOTS.iter().enumerate() {
+            word |= slot_bits(self.grid[c.wrapping_add_signed(p.y as isize * stride + p.x as isize)]) << (2 * k);
+        }
+        self.words[c] = word;
     }
 
     /// Cells down.
@@ -240,6 +267,12 @@ impl Board {
     #[inline]
     pub fn word(&self, cell: usize) -> u32 {
         self.words[cell]
+    }
+
+    /// The 4 edges (N, E, S, W) of the dot at a lattice index, 2 bits each.
+    #[inline]
+    pub fn dot_word(&self, dot: usize) -> u8 {
+        self.dot_words[dot]
     }
 
     /// The cells whose slots hold the edge at `i`: (index difference to the cell, slot bits).
@@ -315,74 +348,96 @@ impl Board {
             return Ok(false);
         }
         if cur != UNKNOWN {
-            return Err(self.contradiction(i, state, cur));
+            return Err(self.conflict(i, state, cur));
         }
         self.grid[i] = state;
         self.unknown -= 1;
+        self.trail.push(i as u32);
+        self.reasons.push(reason);
         let bits = if state == LINE { 0x5555_5555 } else { 0xAAAA_AAAA };
         for &(off, slot) in &self.slot_watch[i & 1] {
             self.words[i.wrapping_add_signed(off)] |= slot & bits;
         }
-        self.trail.push(i as u32);
-        self.reasons.push(reason);
-        let (dots, cells) = if i & 1 == 1 {
-            ([i - 1, i + 1], [i - self.stride, i + self.stride])
+        // The edge is slot E (1) of its first dot and W (3) of its second when horizontal,
+        // S (2) and N (0) when vertical.
+        let (dots, cells, slots) = if i & 1 == 1 {
+            ([i - 1, i + 1], [i - self.stride, i + self.stride], [2u32, 6])
         } else {
-            ([i - self.stride, i + self.stride], [i - 1, i + 1])
+            ([i - self.stride, i + self.stride], [i - 1, i + 1], [4u32, 0])
         };
+        let dot_bits = bits as u8 & 3;
+        self.dot_words[dots[0]] |= dot_bits << slots[0];
+        self.dot_words[dots[1]] |= dot_bits << slots[1];
         if state == LINE {
             self.line_count += 1;
             for d in dots {
                 self.lines[d] += 1;
                 if self.lines[d] > 2 {
-                    return Err(self.fail(format!("{} would have three lines", self.describe(d))));
+                    return Err(self.too_many_lines(d));
+                }
+                if self.lines[d] == 1 && self.crosses[d] == 3 {
+                    return Err(self.dead_end(d));
                 }
             }
             for c in cells {
+                self.lines[c] += 1;
                 let code = self.grid[c];
                 if code != 0 {
                     let clue = code.trailing_zeros() as u8 - 4;
-                    self.lines[c] += 1;
                     let n = self.lines[c];
                     if n == clue {
                         self.unsatisfied -= 1;
                     } else if n == clue + 1 {
                         self.unsatisfied += 1;
-                        return Err(self.fail(format!(
-                            "{} would have more than {clue} lines",
-                            self.describe(c)
-                        )));
+                        return Err(self.clue_exceeded(c, clue));
                     }
-                } else {
-                    self.lines[c] += 1;
                 }
             }
             if self.loops.is_some() {
-                let (a, b) = (dots[0], dots[1]);
-                self.track_line(a, b)?;
+                self.track_line(dots[0], dots[1])?;
             }
         } else {
             for d in dots {
                 self.crosses[d] += 1;
                 if self.crosses[d] == 3 && self.lines[d] == 1 {
-                    return Err(self.fail(format!("the loop would end at {}", self.describe(d))));
+                    return Err(self.dead_end(d));
                 }
             }
             for c in cells {
-                let code = self.grid[c];
                 self.crosses[c] += 1;
-                if code != 0 {
-                    let clue = code.trailing_zeros() as u8 - 4;
-                    if self.crosses[c] > 4 - clue {
-                        return Err(self.fail(format!(
-                            "{} could no longer have {clue} lines",
-                            self.describe(c)
-                        )));
-                    }
+                let code = self.grid[c];
+                if code != 0 && self.crosses[c] > 4 - (code.trailing_zeros() as u8 - 4) {
+                    return Err(self.clue_unreachable(c));
                 }
             }
         }
         Ok(true)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many_lines(&self, d: usize) -> Contradiction {
+        self.fail(format!("{} would have three lines", self.describe(d)))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn clue_exceeded(&self, c: usize, clue: u8) -> Contradiction {
+        self.fail(format!("{} would have more than {clue} lines", self.describe(c)))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn dead_end(&self, d: usize) -> Contradiction {
+        self.fail(format!("the loop would end at {}", self.describe(d)))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn clue_unreachable(&self, c: usize) -> Contradiction {
+        let code = self.grid[c];
+        let clue = code.trailing_zeros() as u8 - 4;
+        self.fail(format!("{} could no longer have {clue} lines", self.describe(c)))
     }
 
     fn track_line(&mut self, a: usize, b: usize) -> Result<(), Contradiction> {
@@ -476,7 +531,9 @@ impl Board {
             && tracker.same_chain(self.dot_number(dots[0]), self.dot_number(dots[1]))
     }
 
-    fn contradiction(&self, i: usize, state: u8, cur: u8) -> Contradiction {
+    #[cold]
+    #[inline(never)]
+    fn conflict(&self, i: usize, state: u8, cur: u8) -> Contradiction {
         let name = |s: u8| match s {
             LINE => "a line",
             CROSS => "a cross",

@@ -29,7 +29,17 @@ impl RuleBook {
     /// Expands every rule of the set into its variants.
     pub fn new(set: RuleSet) -> RuleBook {
         let variants = expand_all(&set.rules);
-        let span = variants.iter().map(variant_span).max().unwrap_or(0);
+        // General matchers read up to their span away from a changed edge; compiled cell tests
+        // read a second clue cell at most `reach` away, and slots two lattice steps away.
+        let span = variants
+            .iter()
+            .map(|v| match shape(v) {
+                Shape::General => variant_span(v),
+                Shape::Pair([(a, _), (b, _)]) => (a.y - b.y).abs().max((a.x - b.x).abs()),
+                Shape::Cell(..) | Shape::Dot(_) => 2,
+            })
+            .max()
+            .unwrap_or(0);
         let single_loop_reach = variants
             .iter()
             .filter(|v| set.rules[v.rule].assumes_single_loop)
@@ -149,18 +159,32 @@ pub struct Watch {
     pub free: Range<u32>,
 }
 
-/// Cell-local variants of one clue, as (mask, value) tests on the 24-bit word of a cell's 12 slots.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CellRules {
-    /// Bits the premise reads.
-    pub mask: Vec<u32>,
+/// A variant compiled to (mask, value) tests on the 24-bit words of one clue cell (the
+/// primary, where the test is filed) and optionally a second clue cell at a fixed offset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellTest {
+    /// Bits of the primary cell's word the premise reads.
+    pub mask: u32,
     /// The values those bits must have.
-    pub value: Vec<u32>,
-    /// Bits the conclusion sets (line bit or cross bit of each concluded slot).
-    pub conclude: Vec<u32>,
-    /// The variant of each test.
-    pub variant: Vec<u32>,
+    pub value: u32,
+    /// Bits of the primary cell's word the conclusion sets.
+    pub conclude: u32,
+    /// The variant.
+    pub variant: u32,
+    /// Lattice index difference to the second cell; 0 when there is none.
+    pub other: i32,
+    /// The second cell's clue code (see [`crate::board::CLUE0`]).
+    pub other_code: u8,
+    /// Bits of the second cell's word the premise reads.
+    pub other_mask: u32,
+    /// The values those bits must have.
+    pub other_value: u32,
+    /// Bits of the second cell's word the conclusion sets.
+    pub other_conclude: u32,
 }
+
+/// A list of cell tests.
+pub type CellRules = Vec<CellTest>;
 
 /// What one dot state concludes on each of the dot's 4 edges: (state to set or 0, variant).
 pub type DotAction = [(u8, u32); 4];
@@ -186,12 +210,21 @@ pub struct Matchers {
     pub dot_offsets: [isize; 4],
     /// Variants that read one clue cell and its 12 slots, by clue.
     pub cells: [CellRules; 4],
-    /// The same tests indexed by what woke them: `(clue * 12 + slot) * 2 + s`, s = 0 for a new line, 1 for a new cross.
-    pub cell_watch: Vec<CellRules>,
+    /// The same tests indexed by what woke them: `cell_watch[(clue * 12 + slot) * 2 + s]`
+    /// (s = 0 for a new line, 1 for a new cross) is a range of `cell_watch_tests`.
+    pub cell_watch: Vec<Range<u32>>,
+    /// The tests of `cell_watch`, list after list.
+    pub cell_watch_tests: Vec<CellTest>,
     /// For each of the 256 states of a dot's 4 edges, what the dot-local variants conclude.
     pub dots: Vec<DotAction>,
     /// Whether any variant is dot-local (otherwise dots need no evaluation).
     pub has_dot_rules: bool,
+    /// For each dot state, whether the dot table concludes anything there.
+    pub dot_live: Vec<bool>,
+    /// Cell tests without any edge premise, by clue: the only ones that can hold on a fresh interior cell.
+    pub static_cells: [CellRules; 4],
+    /// The 6 cells whose slots hold an edge, by direction (1 horizontal, 0 vertical): (index difference to the cell, slot).
+    pub edge_cells: [[(isize, usize); 6]; 2],
 }
 
 /// How a variant is compiled.
@@ -200,6 +233,8 @@ enum Shape {
     Dot(Pos),
     /// Reads one clue cell at this position and edges among its 12 slots.
     Cell(Pos, u8),
+    /// Reads two clue cells and edges among their slots.
+    Pair([(Pos, u8); 2]),
     /// Anything else: matched through the watch index.
     General,
 }
@@ -239,7 +274,56 @@ fn shape(v: &Variant) -> Shape {
                 Shape::General
             }
         }
+        [a, b] => {
+            let (Glyph::Clue(na), Glyph::Clue(nb)) = (a.glyph, b.glyph) else {
+                unreachable!("filtered on clues")
+            };
+            let in_window = |cell: Pos, p: Pos| CELL_SLOTS.iter().any(|&s| cell + s == p);
+            let local = facts.iter().all(|f| {
+                f.at == a.at || f.at == b.at || in_window(a.at, f.at) || in_window(b.at, f.at)
+            });
+            if local && na <= 3 && nb <= 3 {
+                Shape::Pair([(a.at, na), (b.at, nb)])
+            } else {
+                Shape::General
+            }
+        }
         _ => Shape::General,
+    }
+}
+
+/// The (mask, value, conclude) bits of the facts a cell's word holds; facts already taken by
+/// another cell's word are skipped.
+fn word_bits(cell: Pos, v: &Variant, taken: &dyn Fn(Pos) -> bool) -> (u32, u32, u32) {
+    let slot = |p: Pos| CELL_SLOTS.iter().position(|&s| cell + s == p);
+    let (mut mask, mut value, mut conclude) = (0, 0, 0);
+    for f in v.premise.iter().filter(|f| f.at.is_edge() && !taken(f.at)) {
+        if let Some(k) = slot(f.at) {
+            mask |= 3 << (2 * k);
+            value |= bit(k, f.glyph);
+        }
+    }
+    for f in v.conclusion.iter().filter(|f| !taken(f.at)) {
+        if let Some(k) = slot(f.at) {
+            conclude |= bit(k, f.glyph);
+        }
+    }
+    (mask, value, conclude)
+}
+
+/// Files a cell test under its primary cell's clue: in the full list, the static list when
+/// it reads no edge, and the watch lists of every slot state its primary word's premise needs.
+fn file_test(m: &mut Matchers, cell_watch: &mut [CellRules], n: u8, test: CellTest) {
+    m.cells[n as usize].push(test);
+    if test.value == 0 && test.other_value == 0 {
+        m.static_cells[n as usize].push(test);
+    }
+    for k in 0..12 {
+        for s in 0..2 {
+            if test.value & (1 << (2 * k + s)) != 0 {
+                cell_watch[(n as usize * 12 + k) * 2 + s].push(test);
+            }
+        }
     }
 }
 
@@ -272,11 +356,16 @@ impl Matchers {
             cell_offsets: CELL_SLOTS.map(flat),
             dot_offsets: DOT_SLOTS.map(flat),
             cells: Default::default(),
-            cell_watch: vec![CellRules::default(); 4 * 12 * 2],
+            cell_watch: Vec::new(),
+            cell_watch_tests: Vec::new(),
             dots: vec![[(0, 0); 4]; 256],
             has_dot_rules: false,
+            dot_live: vec![false; 256],
+            static_cells: Default::default(),
+            edge_cells: Default::default(),
         };
         let mut dot_variants = Vec::new();
+        let mut cell_watch: Vec<CellRules> = vec![Vec::new(); 4 * 12 * 2];
         // (direction, state) -> key offset -> clue -> entries; and entries without a key.
         type Keyed = BTreeMap<isize, [Vec<Entry>; 4]>;
         let mut keyed: [[Keyed; 2]; 2] = Default::default();
@@ -292,31 +381,37 @@ impl Matchers {
                     continue;
                 }
                 Shape::Cell(cell, n) => {
-                    let slot = |p: Pos| CELL_SLOTS.iter().position(|&s| cell + s == p);
-                    let rules = &mut m.cells[n as usize];
-                    let (mut mask, mut value, mut conclude) = (0, 0, 0);
-                    for f in v.premise.iter().filter(|f| f.at.is_edge()) {
-                        let k = slot(f.at).expect("cell-local");
-                        mask |= 3 << (2 * k);
-                        value |= bit(k, f.glyph);
-                    }
-                    for f in &v.conclusion {
-                        conclude |= bit(slot(f.at).expect("cell-local"), f.glyph);
-                    }
-                    rules.mask.push(mask);
-                    rules.value.push(value);
-                    rules.conclude.push(conclude);
-                    rules.variant.push(vi as u32);
-                    for k in 0..12 {
-                        for s in 0..2 {
-                            if value & (1 << (2 * k + s)) != 0 {
-                                let w = &mut m.cell_watch[(n as usize * 12 + k) * 2 + s];
-                                w.mask.push(mask);
-                                w.value.push(value);
-                                w.conclude.push(conclude);
-                                w.variant.push(vi as u32);
-                            }
-                        }
+                    let (mask, value, conclude) = word_bits(cell, v, &|_| false);
+                    let test = CellTest {
+                        mask,
+                        value,
+                        conclude,
+                        variant: vi as u32,
+                        ..CellTest::default()
+                    };
+                    file_test(&mut m, &mut cell_watch, n, test);
+                    continue;
+                }
+                Shape::Pair(cells) => {
+                    // File the test at each of the two cells, each reading the edges of its own
+                    // window first; the edges of the other window go to the other cell.
+                    for (i, &(cell, n)) in cells.iter().enumerate() {
+                        let (other, other_n) = cells[1 - i];
+                        let in_own = |p: Pos| CELL_SLOTS.iter().any(|&s| cell + s == p);
+                        let (mask, value, conclude) = word_bits(cell, v, &|_| false);
+                        let (other_mask, other_value, other_conclude) = word_bits(other, v, &in_own);
+                        let test = CellTest {
+                            mask,
+                            value,
+                            conclude,
+                            variant: vi as u32,
+                            other: flat(other - cell) as i32,
+                            other_code: CLUE0 << other_n,
+                            other_mask,
+                            other_value,
+                            other_conclude,
+                        };
+                        file_test(&mut m, &mut cell_watch, n, test);
                     }
                     continue;
                 }
@@ -407,6 +502,17 @@ impl Matchers {
         }
         m.statics = statics.map(|l| push_all(&mut m, l));
         m.build_dot_table(variants, &dot_variants);
+        for list in cell_watch {
+            let start = m.cell_watch_tests.len() as u32;
+            m.cell_watch_tests.extend(list);
+            m.cell_watch.push(start..m.cell_watch_tests.len() as u32);
+        }
+        let mut filled = [0usize; 2];
+        for (k, &p) in CELL_SLOTS.iter().enumerate() {
+            let dir = (p.y & 1) as usize;
+            m.edge_cells[dir][filled[dir]] = (-flat(p), k);
+            filled[dir] += 1;
+        }
         m
     }
 
@@ -434,6 +540,7 @@ impl Matchers {
                     let k = slot(f.at);
                     if state & bit(k, f.glyph) == 0 && action[k].0 == 0 {
                         action[k] = (if f.glyph == Glyph::Line { LINE } else { CROSS }, vi as u32);
+                        self.dot_live[state as usize] = true;
                     }
                 }
             }

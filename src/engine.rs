@@ -1,8 +1,7 @@
 //! The propagation engine: walks the board's trail as a work queue, wakes the matchers that watch each decided edge, and runs loop closure when the queue runs dry.
 
 use crate::board::{Board, CLUE0, CROSS, Contradiction, LINE, OFF, Reason};
-use crate::board::slot_bits;
-use crate::compile::{CellRules, Entry, Matchers, RuleBook};
+use crate::compile::{CellTest, Entry, Matchers, RuleBook};
 
 /// Counts of what each variant did, kept when statistics are asked for.
 #[derive(Clone, Debug, Default)]
@@ -72,34 +71,48 @@ impl<'a> Engine<'a> {
         debug_assert_eq!(board.stride(), self.matchers.stride);
         let m = self.matchers;
         let (rows, cols) = (board.rows() as isize, board.cols() as isize);
+        // Only the border ring sees anything but unknown edges on a fresh board.
+        let border = |r: isize, c: isize, h: isize, w: isize| r == 0 || c == 0 || r == h - 1 || c == w - 1;
         if m.has_dot_rules {
             for r in 0..=rows {
                 for c in 0..=cols {
-                    self.eval_dot(board, board.index(2 * r, 2 * c))?;
+                    if border(r, c, rows + 1, cols + 1) {
+                        self.eval_dot(board, board.index(2 * r, 2 * c))?;
+                    }
                 }
             }
         }
         for r in 0..rows {
             for c in 0..cols {
                 let cell = board.index(2 * r + 1, 2 * c + 1);
-                self.eval_cell(board, cell)?;
                 let code = board.at(cell);
-                if code >= CLUE0 {
-                    let clue = code.trailing_zeros() as usize - 4;
-                    for e in &m.entries[range(&m.statics[clue])] {
-                        self.try_entry(board, e, cell)?;
-                    }
+                if code < CLUE0 {
+                    continue;
+                }
+                let clue = code.trailing_zeros() as usize - 4;
+                let tests = if border(r, c, rows, cols) {
+                    &m.cells[clue]
+                } else {
+                    &m.static_cells[clue]
+                };
+                if !tests.is_empty() {
+                    self.run_cell_tests(board, cell, tests)?;
+                }
+                for e in &m.entries[range(&m.statics[clue])] {
+                    self.try_entry(board, e, cell)?;
                 }
             }
         }
         // The border: each off-grid edge at a grid dot acts as a cross that was just decided.
-        for c in 0..=cols {
-            self.wake(board, board.index(-1, 2 * c), OFF)?;
-            self.wake(board, board.index(2 * rows + 1, 2 * c), OFF)?;
-        }
-        for r in 0..=rows {
-            self.wake(board, board.index(2 * r, -1), OFF)?;
-            self.wake(board, board.index(2 * r, 2 * cols + 1), OFF)?;
+        if !m.entries.is_empty() {
+            for c in 0..=cols {
+                self.wake_general(board, board.index(-1, 2 * c), OFF)?;
+                self.wake_general(board, board.index(2 * rows + 1, 2 * c), OFF)?;
+            }
+            for r in 0..=rows {
+                self.wake_general(board, board.index(2 * r, -1), OFF)?;
+                self.wake_general(board, board.index(2 * r, 2 * cols + 1), OFF)?;
+            }
         }
         self.propagate(board, 0)
     }
@@ -141,14 +154,18 @@ impl<'a> Engine<'a> {
     /// Re-evaluates the dot-local variants at a dot through the dot table.
     #[inline]
     fn eval_dot(&mut self, board: &mut Board, dot: usize) -> Result<(), Contradiction> {
-        let m = self.matchers;
-        let grid = board.grid();
-        let mut state = 0;
-        for (k, &off) in m.dot_offsets.iter().enumerate() {
-            state |= slot_bits(grid[dot.wrapping_add_signed(off)]) << (2 * k);
+        let state = board.dot_word(dot) as usize;
+        if self.matchers.dot_live[state] {
+            self.apply_dot(board, dot, state)?;
         }
-        let action = &m.dots[state as usize];
-        for (k, &(set, variant)) in action.iter().enumerate() {
+        Ok(())
+    }
+
+    /// Applies what the dot table concludes for a dot in this state.
+    #[inline(never)]
+    fn apply_dot(&mut self, board: &mut Board, dot: usize, state: usize) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        for (k, &(set, variant)) in m.dots[state].iter().enumerate() {
             if set != 0 {
                 let changed = board.set_edge(
                     dot.wrapping_add_signed(m.dot_offsets[k]),
@@ -164,105 +181,133 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        if let Some(t) = self.tally.as_deref_mut() {
-            // One table look-up stands for a test of every dot-local variant.
-            let _ = t;
-        }
         Ok(())
     }
 
-    /// Evaluates every cell-local variant of a clue cell (at the start).
-    fn eval_cell(&mut self, board: &mut Board, cell: usize) -> Result<(), Contradiction> {
-        let code = board.at(cell);
-        if code < CLUE0 {
-            return Ok(());
-        }
-        let m = self.matchers;
-        self.run_cell_tests(board, cell, &m.cells[code.trailing_zeros() as usize - 4])
-    }
-
-    /// Runs (mask, value) tests on the word of a cell's 12 slots and applies those that hold.
+    /// Runs (mask, value) tests on the word of a cell's 12 slots (and of a second cell for
+    /// two-clue tests) and applies those that hold.
     #[inline]
-    fn run_cell_tests(&mut self, board: &mut Board, cell: usize, rules: &CellRules) -> Result<(), Contradiction> {
-        let m = self.matchers;
+    fn run_cell_tests(
+        &mut self,
+        board: &mut Board,
+        cell: usize,
+        tests: &[CellTest],
+    ) -> Result<(), Contradiction> {
         let mut word = board.word(cell);
-        if let Some(t) = self.tally.as_deref_mut() {
-            for &v in &rules.variant {
-                t.tried[v as usize] += 1;
+        for t in tests {
+            if word & t.mask != t.value {
+                continue;
+            }
+            if t.other == 0 {
+                if t.conclude & !word != 0 {
+                    self.apply_cell_test(board, cell, t)?;
+                    word = board.word(cell);
+                }
+                continue;
+            }
+            let other = cell.wrapping_add_signed(t.other as isize);
+            if board.at(other) != t.other_code {
+                continue;
+            }
+            let other_word = board.word(other);
+            if other_word & t.other_mask == t.other_value
+                && (t.conclude & !word) | (t.other_conclude & !other_word) != 0
+            {
+                self.apply_cell_test(board, cell, t)?;
+                word = board.word(cell);
             }
         }
-        let n = rules.mask.len();
-        let (masks, values, concludes) = (&rules.mask[..n], &rules.value[..n], &rules.conclude[..n]);
-        let mut start = 0;
-        while start < n {
-            let end = (start + 64).min(n);
-            // Branch-free pass: which tests hold and would still add something.
-            let mut hits = 0u64;
-            for i in start..end {
-                let hit = (word & masks[i] == values[i]) & (concludes[i] & !word != 0);
-                hits |= u64::from(hit) << (i - start);
+        if let Some(tally) = self.tally.as_deref_mut() {
+            for t in tests {
+                tally.tried[t.variant as usize] += 1;
             }
-            while hits != 0 {
-                let i = start + hits.trailing_zeros() as usize;
-                hits &= hits - 1;
-                let variant = rules.variant[i];
-                let mut todo = concludes[i] & !word;
-                let mut decided = 0;
-                while todo != 0 {
-                    let b = todo.trailing_zeros() as usize;
-                    todo &= todo - 1;
-                    let state = if b & 1 == 0 { LINE } else { CROSS };
-                    decided += u64::from(board.set_edge(
-                        cell.wrapping_add_signed(m.cell_offsets[b / 2]),
-                        state,
-                        Reason::Rule {
-                            variant,
-                            anchor: cell as u32,
-                        },
-                    )?);
-                    word |= 1 << b;
-                }
-                if decided > 0
-                    && let Some(t) = self.tally.as_deref_mut()
-                {
-                    t.fired[variant as usize] += 1;
-                    t.decided[variant as usize] += decided;
-                }
-            }
-            start = end;
         }
         Ok(())
     }
 
-    /// Tries every watcher of the edge at `q`, which just became `state`.
+    /// Applies the conclusion of a cell test that holds.
+    #[cold]
+    fn apply_cell_test(
+        &mut self,
+        board: &mut Board,
+        cell: usize,
+        t: &CellTest,
+    ) -> Result<(), Contradiction> {
+        let mut decided = self.apply_word(board, cell, t.conclude, t.variant)?;
+        if t.other != 0 {
+            let other = cell.wrapping_add_signed(t.other as isize);
+            decided += self.apply_word(board, other, t.other_conclude, t.variant)?;
+        }
+        if decided > 0
+            && let Some(tally) = self.tally.as_deref_mut()
+        {
+            tally.fired[t.variant as usize] += 1;
+            tally.decided[t.variant as usize] += decided;
+        }
+        Ok(())
+    }
+
+    /// Sets the slots of a cell that `bits` asks for (line bits and cross bits) and are not set yet.
+    fn apply_word(
+        &mut self,
+        board: &mut Board,
+        cell: usize,
+        bits: u32,
+        variant: u32,
+    ) -> Result<u64, Contradiction> {
+        let m = self.matchers;
+        let mut todo = bits & !board.word(cell);
+        let mut decided = 0;
+        while todo != 0 {
+            let b = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let state = if b & 1 == 0 { LINE } else { CROSS };
+            decided += u64::from(board.set_edge(
+                cell.wrapping_add_signed(m.cell_offsets[b / 2]),
+                state,
+                Reason::Rule {
+                    variant,
+                    anchor: cell as u32,
+                },
+            )?);
+        }
+        Ok(decided)
+    }
+
+    /// Wakes everything that reads the edge at `q`, which just became `state`: its two dots,
+    /// the cells holding it in their slots, and the general matchers watching it.
     #[inline]
     fn wake(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
         let m = self.matchers;
-        if state != OFF {
-            let s = m.stride;
-            let (dots, near, far) = if q & 1 == 1 {
-                ([q - 1, q + 1], [q - s, q + s], 2)
+        if m.has_dot_rules {
+            let (a, b) = if q & 1 == 1 {
+                (q - 1, q + 1)
             } else {
-                ([q - s, q + s], [q - 1, q + 1], 2 * s)
+                (q - m.stride, q + m.stride)
             };
-            if m.has_dot_rules {
-                self.eval_dot(board, dots[0])?;
-                self.eval_dot(board, dots[1])?;
-            }
-            let _ = (near, far);
-            let s = usize::from(state != LINE);
-            for (off, slot) in board.slot_watch(q) {
-                let cell = q.wrapping_add_signed(off);
-                let code = board.at(cell);
-                if code >= CLUE0 {
-                    let k = slot.trailing_zeros() as usize / 2;
-                    let rules = &m.cell_watch[((code.trailing_zeros() as usize - 4) * 12 + k) * 2 + s];
-                    if !rules.mask.is_empty() {
-                        self.run_cell_tests(board, cell, rules)?;
-                    }
+            self.eval_dot(board, a)?;
+            self.eval_dot(board, b)?;
+        }
+        let s = usize::from(state != LINE);
+        for &(off, k) in &m.edge_cells[q & 1] {
+            let cell = q.wrapping_add_signed(off);
+            let code = board.at(cell);
+            if code >= CLUE0 {
+                let r = &m.cell_watch[((code.trailing_zeros() as usize - 4) * 12 + k) * 2 + s];
+                if r.start != r.end {
+                    self.run_cell_tests(board, cell, &m.cell_watch_tests[range(r)])?;
                 }
             }
         }
+        if !m.entries.is_empty() {
+            self.wake_general(board, q, state)?;
+        }
+        Ok(())
+    }
+
+    /// Tries the general matchers watching the edge at `q`, which just became `state`.
+    fn wake_general(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
+        let m = self.matchers;
         let watch = &m.watch[q & 1][usize::from(state != LINE)];
         for g in &watch.groups {
             let code = board.at(q.wrapping_add_signed(g.key));
