@@ -166,7 +166,15 @@ impl Board {
         // cells and dots hold them in their words.
         for y in 0..=rows {
             for x in 0..=cols {
-                if y == 0 || y == rows || x == 0 || x == cols || y == 1 || x == 1 || y + 1 == rows || x + 1 == cols {
+                if y == 0
+                    || y == rows
+                    || x == 0
+                    || x == cols
+                    || y == 1
+                    || x == 1
+                    || y + 1 == rows
+                    || x + 1 == cols
+                {
                     let d = (2 * y + margin) * stride + 2 * x + margin;
                     board.refresh_dot(d);
                     if y < rows && x < cols {
@@ -182,7 +190,10 @@ impl Board {
     fn refresh_dot(&mut self, d: usize) {
         let mut word = 0u8;
         let mut crosses = 0;
-        for (k, e) in [d - self.stride, d + 1, d + self.stride, d - 1].into_iter().enumerate() {
+        for (k, e) in [d - self.stride, d + 1, d + self.stride, d - 1]
+            .into_iter()
+            .enumerate()
+        {
             let bits = slot_bits(self.grid[e]) as u8;
             word |= bits << (2 * k);
             crosses += u8::from(bits == 2);
@@ -196,7 +207,9 @@ impl Board {
         let stride = self.stride as isize;
         let mut word = 0u32;
         for (k, &p) in CELL_SLOTS.iter().enumerate() {
-            word |= slot_bits(self.grid[c.wrapping_add_signed(p.y as isize * stride + p.x as isize)]) << (2 * k);
+            word |=
+                slot_bits(self.grid[c.wrapping_add_signed(p.y as isize * stride + p.x as isize)])
+                    << (2 * k);
         }
         self.words[c] = word;
     }
@@ -354,16 +367,28 @@ impl Board {
         self.unknown -= 1;
         self.trail.push(i as u32);
         self.reasons.push(reason);
-        let bits = if state == LINE { 0x5555_5555 } else { 0xAAAA_AAAA };
+        let bits = if state == LINE {
+            0x5555_5555
+        } else {
+            0xAAAA_AAAA
+        };
         for &(off, slot) in &self.slot_watch[i & 1] {
             self.words[i.wrapping_add_signed(off)] |= slot & bits;
         }
         // The edge is slot E (1) of its first dot and W (3) of its second when horizontal,
         // S (2) and N (0) when vertical.
         let (dots, cells, slots) = if i & 1 == 1 {
-            ([i - 1, i + 1], [i - self.stride, i + self.stride], [2u32, 6])
+            (
+                [i - 1, i + 1],
+                [i - self.stride, i + self.stride],
+                [2u32, 6],
+            )
         } else {
-            ([i - self.stride, i + self.stride], [i - 1, i + 1], [4u32, 0])
+            (
+                [i - self.stride, i + self.stride],
+                [i - 1, i + 1],
+                [4u32, 0],
+            )
         };
         let dot_bits = bits as u8 & 3;
         self.dot_words[dots[0]] |= dot_bits << slots[0];
@@ -423,7 +448,11 @@ impl Board {
     #[cold]
     #[inline(never)]
     fn clue_exceeded(&self, c: usize, clue: u8) -> Contradiction {
-        self.fail(format!("{} would have more than {clue} lines", self.describe(c)))
+        let lines = if clue == 1 { "line" } else { "lines" };
+        self.fail(format!(
+            "{} would have more than {clue} {lines}",
+            self.describe(c)
+        ))
     }
 
     #[cold]
@@ -437,7 +466,11 @@ impl Board {
     fn clue_unreachable(&self, c: usize) -> Contradiction {
         let code = self.grid[c];
         let clue = code.trailing_zeros() as u8 - 4;
-        self.fail(format!("{} could no longer have {clue} lines", self.describe(c)))
+        let lines = if clue == 1 { "line" } else { "lines" };
+        self.fail(format!(
+            "{} could no longer have {clue} {lines}",
+            self.describe(c)
+        ))
     }
 
     fn track_line(&mut self, a: usize, b: usize) -> Result<(), Contradiction> {

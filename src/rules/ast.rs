@@ -97,6 +97,8 @@ pub struct PictureAst {
     pub dots: Vec<Pos>,
     /// The drawn lines, crosses and clues.
     pub facts: Vec<PictureFact>,
+    /// The picture had a syntax error (already reported); its meaning is not checked.
+    pub broken: bool,
 }
 
 /// A board on which a rule must fire (`gives` holds the expected result) or must stay quiet.

@@ -57,8 +57,13 @@ pub fn check_unique_names(rules: &[Rule]) -> Vec<Diagnostic> {
 }
 
 fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Option<Rule> {
-    if rule.when.rows == 0 || rule.then.rows == 0 {
-        return None; // the grammar already reported the missing picture
+    let pictures = [&rule.when, &rule.then].into_iter().chain(
+        rule.examples
+            .iter()
+            .flat_map(|e| std::iter::once(&e.board).chain(e.gives.as_ref())),
+    );
+    if pictures.into_iter().any(|p| p.rows == 0 || p.broken) {
+        return None; // the grammar already reported what is wrong with the picture
     }
     check_picture(file, &rule.when, "when", errors);
     check_picture(file, &rule.then, "then", errors);
@@ -252,7 +257,7 @@ fn board_shape(file: &str, p: &PictureAst, errors: &mut Vec<Diagnostic>) -> Opti
         return None;
     }
     let width = p.dots.iter().map(|d| d.x).max().unwrap_or(0);
-    let (rows, cols) = ((p.rows / 2) as i32, (width / 2) as i32);
+    let (rows, cols) = ((p.rows / 2) as i32, width / 2);
     let full =
         p.rows % 2 == 1 && rows >= 1 && cols >= 1 && p.dots.len() as i32 == (rows + 1) * (cols + 1);
     if !full {

@@ -172,6 +172,7 @@ fn parse_picture(
     };
     let rows = &rows[first..=last];
     picture.rows = rows.len();
+    let errors_before = errors.len();
     let mut bad = false;
     for &(line, text) in rows {
         if let Some(i) = text.find(|c: char| c == '\t' || !c.is_ascii()) {
@@ -187,6 +188,7 @@ fn parse_picture(
         }
     }
     if bad {
+        picture.broken = true;
         return picture;
     }
     let origin = rows
@@ -260,10 +262,12 @@ fn parse_picture(
                 match edge_slot(rest) {
                     Ok((r, glyph)) => {
                         if let Some(glyph) = glyph {
+                            // Point at the `x` of ` x `, or at the first `-` of `---`.
+                            let offset = usize::from(glyph == Glyph::Cross);
                             picture.facts.push(PictureFact {
                                 at: Pos::new(y, 2 * k + 1),
                                 glyph,
-                                span: Span::new(line, column(rest)),
+                                span: Span::new(line, column(rest) + offset),
                             });
                         }
                         rest = r;
@@ -273,7 +277,7 @@ fn parse_picture(
                             file,
                             Span::new(line, column(rest)),
                             format!("expected `---` (line), ` x ` (cross) or three spaces between dots, found `{}`", &rest[..3]),
-                        ));
+                        ).with_help("dots stand every four columns from the leftmost `+`, with three columns between them"));
                         break;
                     }
                 }
@@ -330,6 +334,7 @@ fn parse_picture(
             }
         }
     }
+    picture.broken = errors.len() > errors_before;
     picture
 }
 
@@ -400,7 +405,11 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                                     Span::new(line_no, indent(content) + 1),
                                     format!("expected a description in double quotes or `assumes single-loop`, found `{}`", content.trim()),
                                 )
-                                .with_help("a rule's pictures start after a `when` line at column 0"),
+                                .with_help(if content.trim_start().starts_with('+') || content.trim_start().starts_with('|') {
+                                    "a rule's pictures start after a `when` line at column 0"
+                                } else {
+                                    "the header lines of a rule are `\"one-line description\"` and `assumes single-loop`"
+                                }),
                             );
                         }
                     },
@@ -434,7 +443,10 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                             "rule" | "use" => Diagnostic::new(
                                 file,
                                 Span::new(line_no, word.len() + 1),
-                                format!("expected a name after `{word}` (letters, digits, `-` and `_`), found `{}`", content[word.len()..].trim()),
+                                match content[word.len()..].trim() {
+                                    "" => format!("expected a name after `{word}` (letters, digits, `-` and `_`), found the end of the line"),
+                                    rest => format!("expected a name after `{word}` (letters, digits, `-` and `_`), found `{rest}`"),
+                                },
                             ),
                             _ => Diagnostic::new(
                                 file,
@@ -447,7 +459,7 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                         if expect == Expect::Examples {
                             finish(&mut current, &mut ast);
                         }
-                        if expect != Expect::Item {
+                        if expect != Expect::Item || word == "rule" {
                             expect = Expect::Skip;
                             current = None;
                         }
