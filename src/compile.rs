@@ -399,7 +399,8 @@ impl Matchers {
                         let (other, other_n) = cells[1 - i];
                         let in_own = |p: Pos| CELL_SLOTS.iter().any(|&s| cell + s == p);
                         let (mask, value, conclude) = word_bits(cell, v, &|_| false);
-                        let (other_mask, other_value, other_conclude) = word_bits(other, v, &in_own);
+                        let (other_mask, other_value, other_conclude) =
+                            word_bits(other, v, &in_own);
                         let test = CellTest {
                             mask,
                             value,

@@ -72,7 +72,8 @@ impl<'a> Engine<'a> {
         let m = self.matchers;
         let (rows, cols) = (board.rows() as isize, board.cols() as isize);
         // Only the border ring sees anything but unknown edges on a fresh board.
-        let border = |r: isize, c: isize, h: isize, w: isize| r == 0 || c == 0 || r == h - 1 || c == w - 1;
+        let border =
+            |r: isize, c: isize, h: isize, w: isize| r == 0 || c == 0 || r == h - 1 || c == w - 1;
         if m.has_dot_rules {
             for r in 0..=rows {
                 for c in 0..=cols {
@@ -163,7 +164,12 @@ impl<'a> Engine<'a> {
 
     /// Applies what the dot table concludes for a dot in this state.
     #[inline(never)]
-    fn apply_dot(&mut self, board: &mut Board, dot: usize, state: usize) -> Result<(), Contradiction> {
+    fn apply_dot(
+        &mut self,
+        board: &mut Board,
+        dot: usize,
+        state: usize,
+    ) -> Result<(), Contradiction> {
         let m = self.matchers;
         for (k, &(set, variant)) in m.dots[state].iter().enumerate() {
             if set != 0 {
@@ -306,7 +312,12 @@ impl<'a> Engine<'a> {
     }
 
     /// Tries the general matchers watching the edge at `q`, which just became `state`.
-    fn wake_general(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
+    fn wake_general(
+        &mut self,
+        board: &mut Board,
+        q: usize,
+        state: u8,
+    ) -> Result<(), Contradiction> {
         let m = self.matchers;
         let watch = &m.watch[q & 1][usize::from(state != LINE)];
         for g in &watch.groups {
