@@ -48,10 +48,25 @@ pub enum Reason {
 }
 
 /// Why the board cannot be completed.
+///
+/// Boxed so that the `Result`s of the hot paths stay one word wide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Contradiction {
-    /// What went wrong, in words, with the place in grid coordinates.
-    pub message: String,
+    message: Box<String>,
+}
+
+impl Contradiction {
+    /// A contradiction described by `message` (what went wrong, with the place in grid coordinates).
+    pub fn new(message: String) -> Contradiction {
+        Contradiction {
+            message: Box::new(message),
+        }
+    }
+
+    /// What went wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
 }
 
 impl fmt::Display for Contradiction {
@@ -582,6 +597,6 @@ impl Board {
     }
 
     fn fail(&self, message: String) -> Contradiction {
-        Contradiction { message }
+        Contradiction::new(message)
     }
 }

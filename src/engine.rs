@@ -192,7 +192,7 @@ impl<'a> Engine<'a> {
 
     /// Runs (mask, value) tests on the word of a cell's 12 slots (and of a second cell for
     /// two-clue tests) and applies those that hold.
-    #[inline]
+    #[inline(always)]
     fn run_cell_tests(
         &mut self,
         board: &mut Board,

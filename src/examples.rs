@@ -129,7 +129,7 @@ pub fn run_example(rule: &Rule, example: &Example) -> Outcome {
     let got = board_facts(&board);
     if let Err(c) = result {
         return Outcome::Contradiction {
-            message: c.message,
+            message: c.message().to_string(),
             got,
         };
     }

@@ -71,9 +71,9 @@ impl Solver {
             Err(c) => Outcome::Contradiction(c),
             Ok(()) => match check_answer(&board) {
                 Ok(()) => Outcome::Solved,
-                Err(why) if board.unknown() == 0 => Outcome::Contradiction(Contradiction {
-                    message: format!("every edge is decided but {why}"),
-                }),
+                Err(why) if board.unknown() == 0 => Outcome::Contradiction(Contradiction::new(
+                    format!("every edge is decided but {why}"),
+                )),
                 Err(_) => Outcome::Stuck {
                     unknown: board.unknown(),
                 },
