@@ -68,6 +68,16 @@ pub struct SolveArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     rules: RulesArg,
+    /// After the run, print statistics on standard error: per rule (`rules`, the default), or
+    /// also one line per puzzle (`puzzles`).
+    #[arg(
+        long,
+        value_name = "VIEW",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "rules"
+    )]
+    stats: Option<crate::stats::StatsView>,
 }
 
 /// Where the rule set comes from.

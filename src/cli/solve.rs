@@ -4,6 +4,7 @@ use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, SolveArgs};
 use crate::puzzle::PuzzleReader;
 use crate::render::render_answer;
 use crate::solve::{Outcome, Solver};
+use crate::stats::Stats;
 use std::io::{self, BufWriter, Read, Write};
 
 /// Solves every puzzle of the given streams; returns the exit status.
@@ -15,7 +16,10 @@ pub fn run(args: &SolveArgs) -> i32 {
     let mut solver = Solver::new(book);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut run = Run::default();
+    let mut run = Run {
+        stats: args.stats.map(|view| Stats::new(solver.book(), view)),
+        ..Run::default()
+    };
     let sources: Vec<Option<&std::path::Path>> = if args.files.is_empty() {
         vec![None]
     } else {
@@ -50,6 +54,9 @@ pub fn run(args: &SolveArgs) -> i32 {
         eprintln!("slink: cannot write the answers: {e}");
         return EXIT_BAD_INPUT;
     }
+    if let Some(stats) = &run.stats {
+        eprint!("{}", stats.report());
+    }
     run.status()
 }
 
@@ -60,6 +67,8 @@ struct Run {
     unsolved: usize,
     bad_input: bool,
     buffer: Vec<u8>,
+    /// Statistics, when `--stats` asked for them.
+    stats: Option<Stats>,
 }
 
 impl Run {
@@ -95,7 +104,10 @@ impl Run {
                     break;
                 }
             };
-            let (board, outcome) = solver.solve(&puzzle);
+            let (board, outcome) = match self.stats.as_mut() {
+                None => solver.solve(&puzzle),
+                Some(stats) => stats.solve(solver, k, &puzzle),
+            };
             match outcome {
                 Outcome::Solved => {
                     self.buffer.clear();
