@@ -52,6 +52,8 @@ pub enum Reason {
 /// Boxed so that the `Result`s of the hot paths stay one word wide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Contradiction {
+    #[allow(clippy::box_collection)]
+    // a thin pointer keeps `Result<(), Contradiction>` one word wide
     message: Box<String>,
 }
 
@@ -75,6 +77,22 @@ impl fmt::Display for Contradiction {
     }
 }
 
+/// What the board keeps about one point of the lattice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+struct Point {
+    /// Edge state ([`UNKNOWN`], [`LINE`], [`CROSS`], [`OFF`]) or cell clue code (`CLUE0 << n`, 0 for none).
+    code: u8,
+    /// Lines around a dot or cell.
+    lines: u8,
+    /// Crosses (off-grid edges included) around a dot or cell.
+    crosses: u8,
+    /// A dot's 4 edges (N, E, S, W), 2 bits each (see [`slot_bits`]).
+    dot_word: u8,
+    /// A cell's 12 slots (sides, then corner exits), 2 bits each.
+    word: u32,
+}
+
 /// A puzzle being solved.
 #[derive(Clone)]
 pub struct Board {
@@ -82,16 +100,9 @@ pub struct Board {
     cols: usize,
     margin: usize,
     stride: usize,
-    /// Edge states and cell clue codes, by lattice index.
-    grid: Vec<u8>,
-    /// Lines around each dot and cell, by lattice index.
-    lines: Vec<u8>,
-    /// Crosses (off-grid edges included) around each dot and cell, by lattice index.
-    crosses: Vec<u8>,
-    /// For each cell (by lattice index), its 12 slots (sides and corner exits) as 2-bit states.
-    words: Vec<u32>,
-    /// For each dot (by lattice index), its 4 edges (N, E, S, W) as 2-bit states.
-    dot_words: Vec<u8>,
+    /// Everything known about each lattice point, by lattice index: one record per point so
+    /// that an edge's neighbourhood sits in few cache lines.
+    points: Vec<Point>,
     /// The cells whose slots hold an edge, for horizontal (`[1]`) and vertical (`[0]`) edges:
     /// (index difference from the edge to the cell, the bits of the slot).
     slot_watch: [[(isize, u32); 6]; 2],
@@ -157,16 +168,18 @@ impl Board {
             filled[dir] += 1;
         }
         let mut board = Board {
-            words: vec![0u32; stride * height],
-            dot_words: vec![0u8; stride * height],
+            points: grid
+                .iter()
+                .map(|&code| Point {
+                    code,
+                    ..Point::default()
+                })
+                .collect(),
             slot_watch,
             rows,
             cols,
             margin,
             stride,
-            lines: vec![0u8; stride * height],
-            crosses: vec![0u8; stride * height],
-            grid,
             trail: Vec::new(),
             reasons: Vec::new(),
             unknown: (rows + 1) * cols + rows * (cols + 1),
@@ -209,12 +222,12 @@ impl Board {
             .into_iter()
             .enumerate()
         {
-            let bits = slot_bits(self.grid[e]) as u8;
+            let bits = slot_bits(self.points[e].code) as u8;
             word |= bits << (2 * k);
             crosses += u8::from(bits == 2);
         }
-        self.dot_words[d] = word;
-        self.crosses[d] = crosses;
+        self.points[d].dot_word = word;
+        self.points[d].crosses = crosses;
     }
 
     /// Recomputes a cell's word from the grid.
@@ -222,11 +235,11 @@ impl Board {
         let stride = self.stride as isize;
         let mut word = 0u32;
         for (k, &p) in CELL_SLOTS.iter().enumerate() {
-            word |=
-                slot_bits(self.grid[c.wrapping_add_signed(p.y as isize * stride + p.x as isize)])
-                    << (2 * k);
+            word |= slot_bits(
+                self.points[c.wrapping_add_signed(p.y as isize * stride + p.x as isize)].code,
+            ) << (2 * k);
         }
-        self.words[c] = word;
+        self.points[c].word = word;
     }
 
     /// Cells down.
@@ -249,12 +262,6 @@ impl Board {
         self.stride
     }
 
-    /// The raw lattice: edge states and cell clue codes.
-    #[inline]
-    pub fn grid(&self) -> &[u8] {
-        &self.grid
-    }
-
     /// Lattice index of doubled-grid point (y, x) (may lie in the margin).
     #[inline]
     pub fn index(&self, y: isize, x: isize) -> usize {
@@ -272,35 +279,35 @@ impl Board {
     /// The state of the edge or the code of the cell at a lattice index.
     #[inline]
     pub fn at(&self, i: usize) -> u8 {
-        self.grid[i]
+        self.points[i].code
     }
 
     /// Whether horizontal edge (dot row `r`, between dots `c` and `c+1`) is a line.
     pub fn h_line(&self, r: usize, c: usize) -> bool {
-        self.grid[self.index(2 * r as isize, 2 * c as isize + 1)] == LINE
+        self.points[self.index(2 * r as isize, 2 * c as isize + 1)].code == LINE
     }
 
     /// Whether vertical edge (cell row `r`, dot column `c`) is a line.
     pub fn v_line(&self, r: usize, c: usize) -> bool {
-        self.grid[self.index(2 * r as isize + 1, 2 * c as isize)] == LINE
+        self.points[self.index(2 * r as isize + 1, 2 * c as isize)].code == LINE
     }
 
     /// The clue of cell (r, c), `None` for a blank.
     pub fn clue(&self, r: usize, c: usize) -> Option<u8> {
-        let code = self.grid[self.index(2 * r as isize + 1, 2 * c as isize + 1)];
+        let code = self.points[self.index(2 * r as isize + 1, 2 * c as isize + 1)].code;
         (code != 0).then(|| code.trailing_zeros() as u8 - 4)
     }
 
     /// The 12 slots of the cell at a lattice index, 2 bits each (see [`slot_bits`]).
     #[inline]
     pub fn word(&self, cell: usize) -> u32 {
-        self.words[cell]
+        self.points[cell].word
     }
 
     /// The 4 edges (N, E, S, W) of the dot at a lattice index, 2 bits each.
     #[inline]
     pub fn dot_word(&self, dot: usize) -> u8 {
-        self.dot_words[dot]
+        self.points[dot].dot_word
     }
 
     /// The cells whose slots hold the edge at `i`: (index difference to the cell, slot bits).
@@ -312,7 +319,7 @@ impl Board {
 
     /// Lines at the dot or cell of a lattice index.
     pub fn lines_at(&self, i: usize) -> u8 {
-        self.lines[i]
+        self.points[i].lines
     }
 
     /// Grid edges still unknown.
@@ -371,14 +378,14 @@ impl Board {
     /// (or is off-grid and a cross is asked).
     #[inline]
     pub fn set_edge(&mut self, i: usize, state: u8, reason: Reason) -> Result<bool, Contradiction> {
-        let cur = self.grid[i];
+        let cur = self.points[i].code;
         if cur == state || (cur == OFF && state == CROSS) {
             return Ok(false);
         }
         if cur != UNKNOWN {
             return Err(self.conflict(i, state, cur));
         }
-        self.grid[i] = state;
+        self.points[i].code = state;
         self.unknown -= 1;
         self.trail.push(i as u32);
         self.reasons.push(reason);
@@ -388,7 +395,7 @@ impl Board {
             0xAAAA_AAAA
         };
         for &(off, slot) in &self.slot_watch[i & 1] {
-            self.words[i.wrapping_add_signed(off)] |= slot & bits;
+            self.points[i.wrapping_add_signed(off)].word |= slot & bits;
         }
         // The edge is slot E (1) of its first dot and W (3) of its second when horizontal,
         // S (2) and N (0) when vertical.
@@ -406,25 +413,25 @@ impl Board {
             )
         };
         let dot_bits = bits as u8 & 3;
-        self.dot_words[dots[0]] |= dot_bits << slots[0];
-        self.dot_words[dots[1]] |= dot_bits << slots[1];
+        self.points[dots[0]].dot_word |= dot_bits << slots[0];
+        self.points[dots[1]].dot_word |= dot_bits << slots[1];
         if state == LINE {
             self.line_count += 1;
             for d in dots {
-                self.lines[d] += 1;
-                if self.lines[d] > 2 {
+                self.points[d].lines += 1;
+                if self.points[d].lines > 2 {
                     return Err(self.too_many_lines(d));
                 }
-                if self.lines[d] == 1 && self.crosses[d] == 3 {
+                if self.points[d].lines == 1 && self.points[d].crosses == 3 {
                     return Err(self.dead_end(d));
                 }
             }
             for c in cells {
-                self.lines[c] += 1;
-                let code = self.grid[c];
+                self.points[c].lines += 1;
+                let code = self.points[c].code;
                 if code != 0 {
                     let clue = code.trailing_zeros() as u8 - 4;
-                    let n = self.lines[c];
+                    let n = self.points[c].lines;
                     if n == clue {
                         self.unsatisfied -= 1;
                     } else if n == clue + 1 {
@@ -438,15 +445,15 @@ impl Board {
             }
         } else {
             for d in dots {
-                self.crosses[d] += 1;
-                if self.crosses[d] == 3 && self.lines[d] == 1 {
+                self.points[d].crosses += 1;
+                if self.points[d].crosses == 3 && self.points[d].lines == 1 {
                     return Err(self.dead_end(d));
                 }
             }
             for c in cells {
-                self.crosses[c] += 1;
-                let code = self.grid[c];
-                if code != 0 && self.crosses[c] > 4 - (code.trailing_zeros() as u8 - 4) {
+                self.points[c].crosses += 1;
+                let code = self.points[c].code;
+                if code != 0 && self.points[c].crosses > 4 - (code.trailing_zeros() as u8 - 4) {
                     return Err(self.clue_unreachable(c));
                 }
             }
@@ -479,7 +486,7 @@ impl Board {
     #[cold]
     #[inline(never)]
     fn clue_unreachable(&self, c: usize) -> Contradiction {
-        let code = self.grid[c];
+        let code = self.points[c].code;
         let clue = code.trailing_zeros() as u8 - 4;
         let lines = if clue == 1 { "line" } else { "lines" };
         self.fail(format!(
@@ -497,7 +504,7 @@ impl Board {
                 let (px, py) = (self.dot_index(x), self.dot_index(y));
                 let diff = px.abs_diff(py);
                 if (diff == 2 || diff == 2 * self.stride)
-                    && self.grid[px.min(py) + diff / 2] == UNKNOWN
+                    && self.points[px.min(py) + diff / 2].code == UNKNOWN
                 {
                     self.pending_closures.push((px.min(py) + diff / 2) as u32);
                 }
@@ -550,12 +557,12 @@ impl Board {
         };
         let mut unsatisfied = self.unsatisfied as isize;
         for c in cells {
-            let code = self.grid[c];
+            let code = self.points[c].code;
             if code != 0 {
                 let clue = code.trailing_zeros() as u8 - 4;
-                if self.lines[c] + 1 == clue {
+                if self.points[c].lines + 1 == clue {
                     unsatisfied -= 1;
-                } else if self.lines[c] == clue {
+                } else if self.points[c].lines == clue {
                     unsatisfied += 1;
                 }
             }
@@ -573,9 +580,9 @@ impl Board {
         } else {
             [edge - self.stride, edge + self.stride]
         };
-        self.grid[edge] == UNKNOWN
-            && self.lines[dots[0]] == 1
-            && self.lines[dots[1]] == 1
+        self.points[edge].code == UNKNOWN
+            && self.points[dots[0]].lines == 1
+            && self.points[dots[1]].lines == 1
             && tracker.same_chain(self.dot_number(dots[0]), self.dot_number(dots[1]))
     }
 

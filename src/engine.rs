@@ -42,16 +42,17 @@ impl Tally {
     }
 }
 
-/// Runs a rule book's matchers over boards.
-pub struct Engine<'a> {
+/// Runs a rule book's matchers over boards; `COUNT` says whether it keeps a [`Tally`]
+/// (a compile-time switch, so that plain solving pays nothing for statistics).
+pub struct Engine<'a, const COUNT: bool = false> {
     book: &'a RuleBook,
     matchers: &'a Matchers,
     tally: Option<&'a mut Tally>,
 }
 
-impl<'a> Engine<'a> {
+impl<'a> Engine<'a, false> {
     /// An engine for boards whose stride is `matchers.stride`.
-    pub fn new(book: &'a RuleBook, matchers: &'a Matchers) -> Engine<'a> {
+    pub fn new(book: &'a RuleBook, matchers: &'a Matchers) -> Engine<'a, false> {
         Engine {
             book,
             matchers,
@@ -59,12 +60,17 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Counts what each variant does into `tally`.
-    pub fn with_tally(mut self, tally: &'a mut Tally) -> Engine<'a> {
-        self.tally = Some(tally);
-        self
+    /// The same engine, counting what each variant does into `tally`.
+    pub fn with_tally(self, tally: &'a mut Tally) -> Engine<'a, true> {
+        Engine {
+            book: self.book,
+            matchers: self.matchers,
+            tally: Some(tally),
+        }
     }
+}
 
+impl<const COUNT: bool> Engine<'_, COUNT> {
     /// Applies the rules from a fresh board to a fixpoint: clue-only rules at every cell,
     /// the grid border as crosses, then everything the decided edges wake.
     pub fn start(&mut self, board: &mut Board) -> Result<(), Contradiction> {
@@ -144,7 +150,7 @@ impl<'a> Engine<'a> {
                     CROSS
                 };
                 changed |= board.set_edge(edge, state, Reason::LoopClosure)?;
-                if let Some(t) = self.tally.as_deref_mut() {
+                if COUNT && let Some(t) = self.tally.as_deref_mut() {
                     t.closure_decided += 1;
                 }
             }
@@ -181,7 +187,10 @@ impl<'a> Engine<'a> {
                         anchor: dot as u32,
                     },
                 )?;
-                if changed && let Some(t) = self.tally.as_deref_mut() {
+                if changed
+                    && COUNT
+                    && let Some(t) = self.tally.as_deref_mut()
+                {
                     t.fired[variant as usize] += 1;
                     t.decided[variant as usize] += 1;
                 }
@@ -223,7 +232,7 @@ impl<'a> Engine<'a> {
                 word = board.word(cell);
             }
         }
-        if let Some(tally) = self.tally.as_deref_mut() {
+        if COUNT && let Some(tally) = self.tally.as_deref_mut() {
             for t in tests {
                 tally.tried[t.variant as usize] += 1;
             }
@@ -245,6 +254,7 @@ impl<'a> Engine<'a> {
             decided += self.apply_word(board, other, t.other_conclude, t.variant)?;
         }
         if decided > 0
+            && COUNT
             && let Some(tally) = self.tally.as_deref_mut()
         {
             tally.fired[t.variant as usize] += 1;
@@ -340,12 +350,11 @@ impl<'a> Engine<'a> {
     fn try_entry(&mut self, board: &mut Board, e: &Entry, q: usize) -> Result<(), Contradiction> {
         let m = self.matchers;
         let anchor = q.wrapping_add_signed(e.delta);
-        if let Some(t) = self.tally.as_deref_mut() {
+        if COUNT && let Some(t) = self.tally.as_deref_mut() {
             t.tried[e.variant as usize] += 1;
         }
-        let grid = board.grid();
         for c in &m.checks[range(&e.checks)] {
-            if grid[anchor.wrapping_add_signed(c.offset)] & c.mask == 0 {
+            if board.at(anchor.wrapping_add_signed(c.offset)) & c.mask == 0 {
                 return Ok(());
             }
         }
@@ -359,6 +368,7 @@ impl<'a> Engine<'a> {
                 u64::from(board.set_edge(anchor.wrapping_add_signed(c.offset), c.state, reason)?);
         }
         if decided > 0
+            && COUNT
             && let Some(t) = self.tally.as_deref_mut()
         {
             t.fired[e.variant as usize] += 1;

@@ -63,11 +63,11 @@ impl Solver {
             .matchers
             .entry((stride, single_loop))
             .or_insert_with(|| book.matchers_for(stride, single_loop));
-        let mut engine = Engine::new(book, matchers);
-        if let Some(t) = tally {
-            engine = engine.with_tally(t);
-        }
-        let outcome = match engine.start(&mut board) {
+        let result = match tally {
+            Some(t) => Engine::new(book, matchers).with_tally(t).start(&mut board),
+            None => Engine::new(book, matchers).start(&mut board),
+        };
+        let outcome = match result {
             Err(c) => Outcome::Contradiction(c),
             Ok(()) => match check_answer(&board) {
                 Ok(()) => Outcome::Solved,
