@@ -125,38 +125,39 @@ impl Board {
         let stride = (2 * cols + 1 + 2 * margin).next_multiple_of(2);
         let height = 2 * rows + 1 + 2 * margin;
         // Every edge slot starts off-grid (dot rows: odd columns; cell rows: even columns) ...
-        let mut grid = vec![0u8; stride * height];
-        let mut dot_row = vec![0u8; stride];
-        let mut cell_row = vec![0u8; stride];
-        for x in 0..stride {
-            if x % 2 == 1 {
-                dot_row[x] = OFF;
-            } else {
-                cell_row[x] = OFF;
-            }
-        }
-        for (y, row) in grid.chunks_exact_mut(stride).enumerate() {
-            row.copy_from_slice(if y % 2 == 0 { &dot_row } else { &cell_row });
+        let off = Point {
+            code: OFF,
+            ..Point::default()
+        };
+        let pattern = |parity: usize| -> Vec<Point> {
+            (0..stride)
+                .map(|x| if x % 2 == parity { off } else { Point::default() })
+                .collect()
+        };
+        let (dot_row, cell_row) = (pattern(1), pattern(0));
+        let mut points = Vec::with_capacity(stride * height);
+        for y in 0..height {
+            points.extend_from_slice(if y % 2 == 0 { &dot_row } else { &cell_row });
         }
         // ... then the grid's own edges become unknown and its cells get their clues.
         let mut unsatisfied = 0;
         for y in 0..=2 * rows {
             let base = (y + margin) * stride + margin;
-            let row = &mut grid[base..base + 2 * cols + 1];
+            let row = &mut points[base..base + 2 * cols + 1];
             if y % 2 == 0 {
                 for x in (1..2 * cols).step_by(2) {
-                    row[x] = UNKNOWN;
+                    row[x].code = UNKNOWN;
                 }
             } else {
                 let clues = &puzzle.clues[(y / 2) * cols..(y / 2 + 1) * cols];
                 for (j, clue) in clues.iter().enumerate() {
-                    row[2 * j] = UNKNOWN;
+                    row[2 * j].code = UNKNOWN;
                     if let Some(n) = *clue {
-                        row[2 * j + 1] = CLUE0 << n;
+                        row[2 * j + 1].code = CLUE0 << n;
                         unsatisfied += usize::from(n != 0);
                     }
                 }
-                row[2 * cols] = UNKNOWN;
+                row[2 * cols].code = UNKNOWN;
             }
         }
         let flat = |p: crate::geometry::Pos| p.y as isize * stride as isize + p.x as isize;
@@ -168,13 +169,7 @@ impl Board {
             filled[dir] += 1;
         }
         let mut board = Board {
-            points: grid
-                .iter()
-                .map(|&code| Point {
-                    code,
-                    ..Point::default()
-                })
-                .collect(),
+            points,
             slot_watch,
             rows,
             cols,
@@ -192,24 +187,22 @@ impl Board {
         board.reasons.reserve(board.unknown);
         // Only the border ring sees off-grid edges: its dots count them as crosses, and its
         // cells and dots hold them in their words.
-        for y in 0..=rows {
-            for x in 0..=cols {
-                if y == 0
-                    || y == rows
-                    || x == 0
-                    || x == cols
-                    || y == 1
-                    || x == 1
-                    || y + 1 == rows
-                    || x + 1 == cols
-                {
-                    let d = (2 * y + margin) * stride + 2 * x + margin;
-                    board.refresh_dot(d);
-                    if y < rows && x < cols {
-                        board.refresh_cell(d + stride + 1);
-                    }
-                }
-            }
+        let dot = |y: usize, x: usize| (2 * y + margin) * stride + 2 * x + margin;
+        for x in 0..=cols {
+            board.refresh_dot(dot(0, x));
+            board.refresh_dot(dot(rows, x));
+        }
+        for y in 1..rows {
+            board.refresh_dot(dot(y, 0));
+            board.refresh_dot(dot(y, cols));
+        }
+        for x in 0..cols {
+            board.refresh_cell(dot(0, x) + stride + 1);
+            board.refresh_cell(dot(rows - 1, x) + stride + 1);
+        }
+        for y in 1..rows.saturating_sub(1) {
+            board.refresh_cell(dot(y, 0) + stride + 1);
+            board.refresh_cell(dot(y, cols - 1) + stride + 1);
         }
         board
     }
