@@ -209,27 +209,33 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
         tests: &[CellTest],
     ) -> Result<(), Contradiction> {
         let mut word = board.word(cell);
-        for t in tests {
-            if word & t.mask != t.value {
-                continue;
+        // Branch-free first pass (premise outcomes are unpredictable), then the few hits.
+        for chunk in tests.chunks(64) {
+            let mut hits = 0u64;
+            for (i, t) in chunk.iter().enumerate() {
+                hits |= u64::from(word & t.mask == t.value) << i;
             }
-            if t.other == 0 {
-                if t.conclude & !word != 0 {
+            while hits != 0 {
+                let t = &chunk[hits.trailing_zeros() as usize];
+                hits &= hits - 1;
+                if t.other == 0 {
+                    if t.conclude & !word != 0 {
+                        self.apply_cell_test(board, cell, t)?;
+                        word = board.word(cell);
+                    }
+                    continue;
+                }
+                let other = cell.wrapping_add_signed(t.other as isize);
+                if board.at(other) != t.other_code {
+                    continue;
+                }
+                let other_word = board.word(other);
+                if other_word & t.other_mask == t.other_value
+                    && (t.conclude & !word) | (t.other_conclude & !other_word) != 0
+                {
                     self.apply_cell_test(board, cell, t)?;
                     word = board.word(cell);
                 }
-                continue;
-            }
-            let other = cell.wrapping_add_signed(t.other as isize);
-            if board.at(other) != t.other_code {
-                continue;
-            }
-            let other_word = board.word(other);
-            if other_word & t.other_mask == t.other_value
-                && (t.conclude & !word) | (t.other_conclude & !other_word) != 0
-            {
-                self.apply_cell_test(board, cell, t)?;
-                word = board.word(cell);
             }
         }
         if COUNT && let Some(tally) = self.tally.as_deref_mut() {
