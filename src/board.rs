@@ -131,7 +131,13 @@ impl Board {
         };
         let pattern = |parity: usize| -> Vec<Point> {
             (0..stride)
-                .map(|x| if x % 2 == parity { off } else { Point::default() })
+                .map(|x| {
+                    if x % 2 == parity {
+                        off
+                    } else {
+                        Point::default()
+                    }
+                })
                 .collect()
         };
         let (dot_row, cell_row) = (pattern(1), pattern(0));
@@ -598,5 +604,117 @@ impl Board {
 
     fn fail(&self, message: String) -> Contradiction {
         Contradiction::new(message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(text: &str, loop_closure: bool) -> Board {
+        let puzzle = crate::puzzle::parse_all("t", text.as_bytes())
+            .unwrap()
+            .remove(0);
+        Board::new(&puzzle, 4, loop_closure)
+    }
+
+    /// Lattice index of the horizontal edge on dot row `r` right of dot `c`.
+    fn h(b: &Board, r: isize, c: isize) -> usize {
+        b.index(2 * r, 2 * c + 1)
+    }
+
+    /// Lattice index of the vertical edge on cell row `r` at dot column `c`.
+    fn v(b: &Board, r: isize, c: isize) -> usize {
+        b.index(2 * r + 1, 2 * c)
+    }
+
+    #[test]
+    fn a_line_where_a_cross_stands_is_a_contradiction() {
+        let mut b = board("2 2\n2 2\n2 2\n0 0\n", false);
+        let e = h(&b, 0, 0);
+        assert_eq!(b.set_edge(e, CROSS, Reason::Given), Ok(true));
+        assert_eq!(b.set_edge(e, CROSS, Reason::Given), Ok(false));
+        let err = b.set_edge(e, LINE, Reason::Given).unwrap_err();
+        assert!(
+            err.message().contains("is a cross but a line is asked"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn off_grid_edges_take_crosses_and_refuse_lines() {
+        let mut b = board("2 2\n2 2\n2 2\n0 0\n", false);
+        let outside = b.index(-1, 0);
+        assert_eq!(b.set_edge(outside, CROSS, Reason::Given), Ok(false));
+        assert!(b.set_edge(outside, LINE, Reason::Given).is_err());
+    }
+
+    #[test]
+    fn a_dot_with_three_lines_is_a_contradiction() {
+        let mut b = board("2 2\n. .\n. .\n0 0\n", false);
+        // Dot (1, 1), the centre: lines west, east and north.
+        b.set_edge(h(&b, 1, 0), LINE, Reason::Given).unwrap();
+        b.set_edge(h(&b, 1, 1), LINE, Reason::Given).unwrap();
+        let err = b.set_edge(v(&b, 0, 1), LINE, Reason::Given).unwrap_err();
+        assert!(err.message().contains("three lines"), "{err}");
+    }
+
+    #[test]
+    fn an_exceeded_or_unreachable_clue_is_a_contradiction() {
+        let mut b = board("1 2\n1 .\n0 0\n", false);
+        b.set_edge(h(&b, 0, 0), LINE, Reason::Given).unwrap();
+        let err = b.set_edge(h(&b, 1, 0), LINE, Reason::Given).unwrap_err();
+        assert!(err.message().contains("more than 1 line"), "{err}");
+
+        let mut b = board("1 2\n3 .\n0 0\n", false);
+        b.set_edge(h(&b, 0, 0), CROSS, Reason::Given).unwrap();
+        let err = b.set_edge(v(&b, 0, 0), CROSS, Reason::Given).unwrap_err();
+        assert!(
+            err.message().contains("could no longer have 3 lines"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_loop_end_with_no_way_out_is_a_contradiction() {
+        let mut b = board("2 2\n. .\n. .\n0 0\n", false);
+        // Dot (1, 1): a line west, then crosses north, east and south.
+        b.set_edge(h(&b, 1, 0), LINE, Reason::Given).unwrap();
+        b.set_edge(v(&b, 0, 1), CROSS, Reason::Given).unwrap();
+        b.set_edge(h(&b, 1, 1), CROSS, Reason::Given).unwrap();
+        let err = b.set_edge(v(&b, 1, 1), CROSS, Reason::Given).unwrap_err();
+        assert!(err.message().contains("the loop would end"), "{err}");
+    }
+
+    #[test]
+    fn a_premature_loop_is_a_contradiction_and_the_whole_answer_is_not() {
+        // Around the top-left cell of a 2x2 whose other cells need lines too.
+        let mut b = board("2 2\n. 1\n1 2\n0 0\n", true);
+        b.set_edge(h(&b, 0, 0), LINE, Reason::Given).unwrap();
+        b.set_edge(v(&b, 0, 0), LINE, Reason::Given).unwrap();
+        b.set_edge(v(&b, 0, 1), LINE, Reason::Given).unwrap();
+        let err = b.set_edge(h(&b, 1, 0), LINE, Reason::Given).unwrap_err();
+        assert!(err.message().contains("a loop would close"), "{err}");
+
+        // The same loop is fine when it is the whole answer.
+        let mut b = board("1 1\n.\n0 0\n", true);
+        for e in [h(&b, 0, 0), v(&b, 0, 0), v(&b, 0, 1)] {
+            b.set_edge(e, LINE, Reason::Given).unwrap();
+        }
+        assert_eq!(b.set_edge(h(&b, 1, 0), LINE, Reason::Given), Ok(true));
+    }
+
+    #[test]
+    fn set_edge_keeps_counts_words_and_the_trail() {
+        let mut b = board("2 2\n2 2\n2 2\n0 0\n", false);
+        let top = h(&b, 0, 0);
+        b.set_edge(top, LINE, Reason::Given).unwrap();
+        let cell = b.index(1, 1);
+        assert_eq!(b.lines_at(cell), 1);
+        assert_eq!(b.word(cell) & 3, 1, "north side of the cell is a line");
+        assert_eq!(b.trail(), &[top as u32]);
+        assert_eq!(b.reasons(), &[Reason::Given]);
+        assert_eq!(b.unknown(), 11);
+        assert_eq!(b.line_count(), 1);
     }
 }
