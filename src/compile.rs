@@ -4,7 +4,7 @@
 //! lattice stride (offsets become plain index differences) and are cached per grid width.
 
 use crate::board::{CLUE0, CROSS, LINE, OFF};
-use crate::geometry::{CELL_SLOTS, DOT_SLOTS, Pos};
+use crate::geometry::{CELL_SLOTS, DOT_SLOTS, Pos, bounds};
 use crate::rules::expand::{Variant, expand_all};
 use crate::rules::{Deducer, Fact, Glyph, RuleSet};
 use std::collections::BTreeMap;
@@ -100,14 +100,7 @@ fn variant_span(v: &Variant) -> i32 {
         .iter()
         .copied()
         .chain(v.premise.iter().chain(&v.conclusion).map(|f| f.at));
-    let (mut y0, mut y1, mut x0, mut x1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
-    for p in points {
-        y0 = y0.min(p.y);
-        y1 = y1.max(p.y);
-        x0 = x0.min(p.x);
-        x1 = x1.max(p.x);
-    }
-    (y1 - y0).max(x1 - x0).max(0)
+    bounds(points).map_or(0, |(lo, hi)| (hi.y - lo.y).max(hi.x - lo.x))
 }
 
 /// A premise test: the lattice point at `anchor + offset` must have a bit of `mask`.

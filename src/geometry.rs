@@ -188,6 +188,18 @@ pub const DOT_SLOTS: [Pos; 4] = [
     Pos::new(0, -1),
 ];
 
+/// The smallest and largest row and column among some points: `(top-left, bottom-right)`,
+/// or `None` for no points.
+pub fn bounds(points: impl IntoIterator<Item = Pos>) -> Option<(Pos, Pos)> {
+    points.into_iter().fold(None, |acc, p| match acc {
+        None => Some((p, p)),
+        Some((lo, hi)) => Some((
+            Pos::new(lo.y.min(p.y), lo.x.min(p.x)),
+            Pos::new(hi.y.max(p.y), hi.x.max(p.x)),
+        )),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -636,32 +636,7 @@ pub fn parse_all(source_name: &str, text: &[u8]) -> Result<Vec<Puzzle>, InputErr
 mod tests {
     use super::*;
 
-    const SAMPLE_IN: &str = "\
-8 8
-1 0 1 1 2 2 1 3
-3 3 3 3 2 3 3 2
-2 2 0 1 1 2 2 0
-2 3 1 1 0 1 2 2
-2 1 2 3 1 1 0 2
-1 2 2 2 2 3 2 1
-3 2 1 3 1 1 3 2
-1 0 0 2 3 2 3 2
-6 6
-0 0 1 1 0 0
-0 2 2 2 2 0
-1 2 0 0 2 1
-1 2 0 0 2 1
-0 2 2 2 2 0
-0 0 1 1 0 0
-2 2
-2 2
-2 2
-3 5
-3 3 3 2 3
-1 2 1 3 2
-3 3 2 2 2
-0 0
-";
+    const SAMPLE_IN: &str = include_str!("../tests/data/sample.in");
 
     /// All results of a reader over `text` with a buffer of `capacity` bytes.
     fn read_all(text: &str, capacity: usize) -> (Vec<Result<Puzzle, InputError>>, bool) {

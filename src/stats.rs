@@ -470,32 +470,7 @@ mod tests {
     use crate::rules::RuleSet;
 
     /// The official sample: four puzzles the built-in rules finish.
-    const SAMPLE: &str = "\
-8 8
-1 0 1 1 2 2 1 3
-3 3 3 3 2 3 3 2
-2 2 0 1 1 2 2 0
-2 3 1 1 0 1 2 2
-2 1 2 3 1 1 0 2
-1 2 2 2 2 3 2 1
-3 2 1 3 1 1 3 2
-1 0 0 2 3 2 3 2
-6 6
-0 0 1 1 0 0
-0 2 2 2 2 0
-1 2 0 0 2 1
-1 2 0 0 2 1
-0 2 2 2 2 0
-0 0 1 1 0 0
-2 2
-2 2
-2 2
-3 5
-3 3 3 2 3
-1 2 1 3 2
-3 3 2 2 2
-0 0
-";
+    const SAMPLE: &str = include_str!("../tests/data/sample.in");
 
     fn book() -> RuleBook {
         RuleBook::new(RuleSet::builtin())

@@ -1,7 +1,7 @@
 //! Drawing facts back as a picture in the rule language's glyphs, for counterexamples and example reports.
 
 use super::{Fact, Glyph};
-use crate::geometry::Pos;
+use crate::geometry::{Pos, bounds};
 
 /// Draws dots and facts as picture rows (the inverse of the grammar), each row indented by `indent` spaces.
 ///
@@ -9,16 +9,10 @@ use crate::geometry::Pos;
 /// smallest dot row and column come first. Trailing spaces are trimmed.
 pub fn draw(dots: &[Pos], facts: &[Fact], indent: usize) -> String {
     let points = dots.iter().copied().chain(facts.iter().map(|f| f.at));
-    let (mut y0, mut y1, mut x0, mut x1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
-    for p in points {
-        y0 = y0.min(p.y);
-        y1 = y1.max(p.y);
-        x0 = x0.min(p.x);
-        x1 = x1.max(p.x);
-    }
-    if y0 > y1 {
+    let Some((lo, hi)) = bounds(points) else {
         return String::new();
-    }
+    };
+    let (y0, y1, x0, x1) = (lo.y, hi.y, lo.x, hi.x);
     // Start on a dot row and a dot column.
     let (y0, x0) = (y0 & !1, x0 & !1);
     let height = (y1 - y0 + 1) as usize;
