@@ -1,0 +1,96 @@
+//! Rule loading benchmarks: each stage of turning the built-in rule files into matchers, and
+//! all of them together ("load and compile the default rule set", target under 5 ms).
+//!
+//! Stages: `parse` (grammar), `check` (meaning checks and unique names, on parsed files),
+//! `expand` (the 8 symmetries), `compile` (`RuleBook::new`, which expands again, plus
+//! `matchers` for a 20x20 board), `matchers` (the matchers alone) and `load_and_compile`
+//! (`RuleSet::from_sources` + `RuleBook::new` + `matchers`).
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use slink::board::Board;
+use slink::compile::RuleBook;
+use slink::puzzle::Puzzle;
+use slink::rules::expand::expand_all;
+use slink::rules::{BUILTIN_RULES, RuleSet, check, grammar};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// The board stride the matchers are laid out for: a 20x20 (contest size) puzzle's.
+fn stride_20x20(book: &RuleBook) -> usize {
+    let puzzle = Puzzle {
+        rows: 20,
+        cols: 20,
+        clues: vec![Some(2); 400],
+    };
+    Board::new(&puzzle, book.margin, book.loop_closure()).stride()
+}
+
+fn rules(c: &mut Criterion) {
+    let files: Vec<_> = BUILTIN_RULES
+        .iter()
+        .map(|(name, text)| {
+            let (file, errors) = grammar::parse_file(name, text);
+            assert!(errors.is_empty(), "{name}: {errors:?}");
+            file
+        })
+        .collect();
+    let set = RuleSet::from_sources(BUILTIN_RULES).expect("the built-in rules load");
+    let book = RuleBook::new(set.clone());
+    let stride = stride_20x20(&book);
+    eprintln!(
+        "built-in rules: {} files, {} rules, {} variants, matchers for stride {stride}",
+        BUILTIN_RULES.len(),
+        set.rules.len(),
+        book.variants.len()
+    );
+
+    let mut group = c.benchmark_group("rules");
+    group
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+
+    group.bench_function("parse", |b| {
+        b.iter(|| {
+            for (name, text) in BUILTIN_RULES {
+                black_box(grammar::parse_file(black_box(name), black_box(text)));
+            }
+        })
+    });
+    group.bench_function("check", |b| {
+        b.iter(|| {
+            let mut all = Vec::new();
+            for file in &files {
+                let (rules, deducers, errors) = check::check_file(black_box(file));
+                black_box((&deducers, &errors));
+                all.extend(rules);
+            }
+            black_box(check::check_unique_names(&all));
+            all
+        })
+    });
+    group.bench_function("expand", |b| b.iter(|| expand_all(black_box(&set.rules))));
+    group.bench_function("compile", |b| {
+        b.iter_batched(
+            || set.clone(),
+            |set| {
+                let book = RuleBook::new(set);
+                let matchers = book.matchers(black_box(stride));
+                (book, matchers)
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("matchers", |b| b.iter(|| book.matchers(black_box(stride))));
+    group.bench_function("load_and_compile", |b| {
+        b.iter(|| {
+            let set = RuleSet::from_sources(black_box(BUILTIN_RULES)).expect("loads");
+            let book = RuleBook::new(set);
+            let matchers = book.matchers(black_box(stride));
+            (book, matchers)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, rules);
+criterion_main!(benches);
