@@ -80,18 +80,69 @@ impl RuleBook {
 
     /// Lays every variant out for boards of this stride.
     pub fn matchers(&self, stride: usize) -> Matchers {
-        self.matchers_for(stride, true)
+        self.matchers_where(stride, |_| true)
     }
 
-    /// Lays the variants out for boards of this stride, with or without the rules marked `assumes single-loop`.
-    pub fn matchers_for(&self, stride: usize, single_loop: bool) -> Matchers {
+    /// Lays out, for boards of this stride, the variants whose rules pass `keep`.
+    fn matchers_where(
+        &self,
+        stride: usize,
+        keep: impl Fn(&crate::rules::Rule) -> bool,
+    ) -> Matchers {
         let keep: Vec<bool> = self
             .variants
             .iter()
-            .map(|v| single_loop || !self.set.rules[v.rule].assumes_single_loop)
+            .map(|v| keep(&self.set.rules[v.rule]))
             .collect();
         Matchers::build(&self.variants, &keep, stride)
     }
+
+    /// The distinct levels of the rules, cheapest first (`[1]` for an empty set).
+    pub fn levels(&self) -> Vec<u32> {
+        let mut levels: Vec<u32> = self.set.rules.iter().map(|r| r.level).collect();
+        levels.sort_unstable();
+        levels.dedup();
+        if levels.is_empty() {
+            levels.push(1);
+        }
+        levels
+    }
+
+    /// The matchers of each level for boards of this stride, with or without the rules marked
+    /// `assumes single-loop`.
+    pub fn stages(&self, stride: usize, single_loop: bool) -> Stages {
+        let allowed = |r: &crate::rules::Rule| single_loop || !r.assumes_single_loop;
+        let stages = self
+            .levels()
+            .into_iter()
+            .map(|level| Stage {
+                level,
+                all: self.matchers_where(stride, |r| allowed(r) && r.level <= level),
+                new: self.matchers_where(stride, |r| allowed(r) && r.level == level),
+            })
+            .collect();
+        Stages { stride, stages }
+    }
+}
+
+/// The matchers of one cost level.
+#[derive(Clone, Debug)]
+pub struct Stage {
+    /// The level.
+    pub level: u32,
+    /// The variants of this level and every cheaper one: what runs while this level is on.
+    pub all: Matchers,
+    /// The variants of this level alone: what is caught up on when the level comes on.
+    pub new: Matchers,
+}
+
+/// A rule book's matchers for one stride, level by level, cheapest first.
+#[derive(Clone, Debug)]
+pub struct Stages {
+    /// The stride the offsets were computed for.
+    pub stride: usize,
+    /// One stage per level.
+    pub stages: Vec<Stage>,
 }
 
 fn variant_span(v: &Variant) -> i32 {

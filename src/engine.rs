@@ -1,7 +1,7 @@
 //! The propagation engine: walks the board's trail as a work queue, wakes the matchers that watch each decided edge, and runs loop closure when the queue runs dry.
 
 use crate::board::{Board, CLUE0, CROSS, Contradiction, LINE, OFF, Reason};
-use crate::compile::{CellTest, Entry, Matchers, RuleBook};
+use crate::compile::{CellTest, Entry, Matchers, RuleBook, Stages};
 
 /// Counts of what each variant did, kept when statistics are asked for.
 #[derive(Clone, Debug, Default)]
@@ -46,16 +46,19 @@ impl Tally {
 /// (a compile-time switch, so that plain solving pays nothing for statistics).
 pub struct Engine<'a, const COUNT: bool = false> {
     book: &'a RuleBook,
+    stages: &'a Stages,
+    /// The matchers running now (of the current level).
     matchers: &'a Matchers,
     tally: Option<&'a mut Tally>,
 }
 
 impl<'a> Engine<'a, false> {
-    /// An engine for boards whose stride is `matchers.stride`.
-    pub fn new(book: &'a RuleBook, matchers: &'a Matchers) -> Engine<'a, false> {
+    /// An engine for boards whose stride is `stages.stride`.
+    pub fn new(book: &'a RuleBook, stages: &'a Stages) -> Engine<'a, false> {
         Engine {
             book,
-            matchers,
+            stages,
+            matchers: &stages.stages[0].all,
             tally: None,
         }
     }
@@ -64,6 +67,7 @@ impl<'a> Engine<'a, false> {
     pub fn with_tally(self, tally: &'a mut Tally) -> Engine<'a, true> {
         Engine {
             book: self.book,
+            stages: self.stages,
             matchers: self.matchers,
             tally: Some(tally),
         }
@@ -71,15 +75,55 @@ impl<'a> Engine<'a, false> {
 }
 
 impl<const COUNT: bool> Engine<'_, COUNT> {
-    /// Applies the rules from a fresh board to a fixpoint: clue-only rules at every cell,
-    /// the grid border as crosses, then everything the decided edges wake.
-    pub fn start(&mut self, board: &mut Board) -> Result<(), Contradiction> {
-        debug_assert_eq!(board.stride(), self.matchers.stride);
+    /// Applies the rules from a fresh board to a fixpoint, level by level: the rules of the
+    /// cheapest level run to a fixpoint (loop closure included) before the next level comes
+    /// on, and so on while edges stay unknown. Returns the highest level that ran.
+    pub fn start(&mut self, board: &mut Board) -> Result<u32, Contradiction> {
+        debug_assert_eq!(board.stride(), self.stages.stride);
+        let stages = self.stages;
+        let mut level = stages.stages[0].level;
+        for (k, stage) in stages.stages.iter().enumerate() {
+            if k > 0 && board.unknown() == 0 {
+                break;
+            }
+            level = stage.level;
+            let decided = board.trail().len();
+            self.matchers = &stage.new;
+            if k == 0 {
+                // A fresh board: only the border ring and the edges given before the start
+                // (example boards) can match anything.
+                self.init(board, false)?;
+                for i in 0..decided {
+                    let q = board.trail()[i] as usize;
+                    self.wake(board, q, board.at(q))?;
+                }
+            } else {
+                // A new level comes on: scan every cell and dot once (in memory order, which
+                // beats replaying the trail), and replay the trail for the general matchers.
+                self.init(board, true)?;
+                if !self.matchers.entries.is_empty() {
+                    for i in 0..decided {
+                        let q = board.trail()[i] as usize;
+                        self.wake_general(board, q, board.at(q))?;
+                    }
+                }
+            }
+            self.matchers = &stage.all;
+            self.propagate(board, decided)?;
+        }
+        Ok(level)
+    }
+
+    /// Runs the current matchers where they can match without a trigger: clue-only rules at
+    /// every cell and the grid border as crosses; with `everywhere`, also every cell test and
+    /// dot rule at every cell and dot (otherwise only along the border ring, where a fresh
+    /// board has its only decided edges).
+    fn init(&mut self, board: &mut Board, everywhere: bool) -> Result<(), Contradiction> {
         let m = self.matchers;
         let (rows, cols) = (board.rows() as isize, board.cols() as isize);
-        // Only the border ring sees anything but unknown edges on a fresh board.
-        let border =
-            |r: isize, c: isize, h: isize, w: isize| r == 0 || c == 0 || r == h - 1 || c == w - 1;
+        let border = |r: isize, c: isize, h: isize, w: isize| {
+            everywhere || r == 0 || c == 0 || r == h - 1 || c == w - 1
+        };
         if m.has_dot_rules {
             for r in 0..=rows {
                 for c in 0..=cols {
@@ -121,7 +165,7 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
                 self.wake_general(board, board.index(2 * r, 2 * cols + 1), OFF)?;
             }
         }
-        self.propagate(board, 0)
+        Ok(())
     }
 
     /// Wakes the watchers of every trail entry from `head` on, then runs loop closure, until nothing changes.
@@ -387,4 +431,55 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
 #[inline(always)]
 fn range(r: &std::ops::Range<u32>) -> std::ops::Range<usize> {
     r.start as usize..r.end as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::parse_all;
+    use crate::rules::RuleSet;
+
+    /// Runs the built-in rules on a puzzle; returns the level reached, the tally and the board.
+    fn run(text: &str) -> (u32, Tally, Board) {
+        let book = RuleBook::new(RuleSet::builtin());
+        let puzzle = parse_all("t", text.as_bytes()).unwrap().remove(0);
+        let mut board = Board::new(&puzzle, book.margin, book.loop_closure());
+        let stages = book.stages(board.stride(), book.single_loop_rules_apply(&puzzle));
+        let mut tally = Tally::new(book.variants.len());
+        let level = Engine::new(&book, &stages)
+            .with_tally(&mut tally)
+            .start(&mut board)
+            .unwrap();
+        (level, tally, board)
+    }
+
+    fn tried_at_level(tally: &Tally, level: u32) -> u64 {
+        let book = RuleBook::new(RuleSet::builtin());
+        book.variants
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| book.set.rules[v.rule].level == level)
+            .map(|(i, _)| tally.tried[i])
+            .sum()
+    }
+
+    #[test]
+    fn a_puzzle_the_cheap_rules_finish_never_wakes_the_dear_ones() {
+        // The sample's 6x6 puzzle falls to counting and dot rules alone.
+        let text = include_str!("../tests/data/sample.in");
+        let six = text.split_once("6 6\n").unwrap().1;
+        let (level, tally, board) = run(&format!("6 6\n{six}"));
+        assert_eq!(board.unknown(), 0);
+        assert_eq!(level, 1);
+        assert_eq!(tried_at_level(&tally, 2), 0);
+    }
+
+    #[test]
+    fn the_next_level_comes_on_when_the_cheap_rules_are_stuck() {
+        // 2x2 of 2s: the counting and dot rules alone cannot start; a corner rule must.
+        let (level, tally, board) = run("2 2\n2 2\n2 2\n0 0\n");
+        assert_eq!(board.unknown(), 0);
+        assert_eq!(level, 2);
+        assert!(tried_at_level(&tally, 2) > 0);
+    }
 }

@@ -124,8 +124,8 @@ pub fn run_example(rule: &Rule, example: &Example) -> Outcome {
             };
         }
     }
-    let matchers = book.matchers(board.stride());
-    let result = Engine::new(&book, &matchers).start(&mut board);
+    let stages = book.stages(board.stride(), true);
+    let result = Engine::new(&book, &stages).start(&mut board);
     let got = board_facts(&board);
     if let Err(c) = result {
         return Outcome::Contradiction {

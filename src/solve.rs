@@ -1,7 +1,7 @@
 //! Solving one puzzle with a rule book: lay out the board, propagate, and name the outcome.
 
 use crate::board::{Board, Contradiction};
-use crate::compile::{Matchers, RuleBook};
+use crate::compile::{RuleBook, Stages};
 use crate::engine::{Engine, Tally};
 use crate::puzzle::Puzzle;
 use crate::verify::check_answer;
@@ -24,7 +24,7 @@ pub enum Outcome {
 /// Solves puzzles with one rule book, keeping matchers for the grid widths it has seen.
 pub struct Solver {
     book: RuleBook,
-    matchers: HashMap<(usize, bool), Matchers>,
+    stages: HashMap<(usize, bool), Stages>,
 }
 
 impl Solver {
@@ -32,7 +32,7 @@ impl Solver {
     pub fn new(book: RuleBook) -> Solver {
         Solver {
             book,
-            matchers: HashMap::new(),
+            stages: HashMap::new(),
         }
     }
 
@@ -54,22 +54,22 @@ impl Solver {
     fn run(&mut self, puzzle: &Puzzle, tally: Option<&mut Tally>) -> (Board, Outcome) {
         let mut board = Board::new(puzzle, self.book.margin, self.book.loop_closure());
         let stride = board.stride();
-        if self.matchers.len() > 64 {
-            self.matchers.clear();
+        if self.stages.len() > 64 {
+            self.stages.clear();
         }
         let book = &self.book;
         let single_loop = book.single_loop_rules_apply(puzzle);
-        let matchers = self
-            .matchers
+        let stages = self
+            .stages
             .entry((stride, single_loop))
-            .or_insert_with(|| book.matchers_for(stride, single_loop));
+            .or_insert_with(|| book.stages(stride, single_loop));
         let result = match tally {
-            Some(t) => Engine::new(book, matchers).with_tally(t).start(&mut board),
-            None => Engine::new(book, matchers).start(&mut board),
+            Some(t) => Engine::new(book, stages).with_tally(t).start(&mut board),
+            None => Engine::new(book, stages).start(&mut board),
         };
         let outcome = match result {
             Err(c) => Outcome::Contradiction(c),
-            Ok(()) => match check_answer(&board) {
+            Ok(_level) => match check_answer(&board) {
                 Ok(()) => Outcome::Solved,
                 Err(why) if board.unknown() == 0 => Outcome::Contradiction(Contradiction::new(
                     format!("every edge is decided but {why}"),

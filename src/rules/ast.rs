@@ -123,6 +123,8 @@ pub struct RuleAst {
     pub description: Option<String>,
     /// `assumes single-loop`: the rule is sound only because the answer is one loop.
     pub assumes_single_loop: bool,
+    /// `level N`: the rule's cost level, with where it was written.
+    pub level: Option<(u32, Span)>,
     /// What must already hold.
     pub when: PictureAst,
     /// What holds afterwards.

@@ -146,6 +146,18 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
             .with_help("the `then` picture must add at least one line or cross"),
         );
     }
+    let level = match rule.level {
+        None => 1,
+        Some((n, span)) => {
+            if !(1..=9).contains(&n) {
+                errors.push(
+                    Diagnostic::new(file, span, format!("level {n} is not 1-9"))
+                        .with_help("levels run from 1 (cheapest, the default) to 9"),
+                );
+            }
+            n
+        }
+    };
     let mut examples = Vec::new();
     for ex in &rule.examples {
         if let Some(e) = check_example(file, ex, errors) {
@@ -169,6 +181,7 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
         name: rule.name.clone(),
         description: rule.description.clone(),
         assumes_single_loop: rule.assumes_single_loop,
+        level,
         file: file.to_string(),
         line: rule.at.line,
         dots,
@@ -328,6 +341,24 @@ rule b\nwhen\n  +   +\nthen\n  +   +   +\n";
             "{e:?}"
         );
         assert!(e.iter().any(|m| m.contains("another shape")), "{e:?}");
+    }
+
+    #[test]
+    fn levels_default_to_1_and_run_from_1_to_9() {
+        let rule = |level: &str| {
+            format!(
+                "rule z\n{level}when\n  +   +\n    0\n  +   +\nthen\n  + x +\n  x 0 x\n  + x +\n"
+            )
+        };
+        let set = RuleSet::from_sources(&[("t.rules", rule(""))]).unwrap();
+        assert_eq!(set.rules[0].level, 1);
+        let set = RuleSet::from_sources(&[("t.rules", rule("  level 3\n"))]).unwrap();
+        assert_eq!(set.rules[0].level, 3);
+        let e = errors(&rule("  level 0\n"));
+        assert!(
+            e[0].starts_with("t.rules:2:3: error: level 0 is not 1-9"),
+            "{e:?}"
+        );
     }
 
     #[test]

@@ -88,6 +88,7 @@ fn keyword_line(input: &str) -> IResult<&str, Keyword<'_>> {
 enum Header<'a> {
     Description(&'a str),
     AssumesSingleLoop,
+    Level(u32),
 }
 
 fn header_line(input: &str) -> IResult<&str, Header<'_>> {
@@ -102,6 +103,10 @@ fn header_line(input: &str) -> IResult<&str, Header<'_>> {
                 value(
                     Header::AssumesSingleLoop,
                     (tag("assumes"), space1, tag("single-loop")),
+                ),
+                map(
+                    preceded((tag("level"), space1), nom::character::complete::u32),
+                    Header::Level,
                 ),
             )),
             end_of_line,
@@ -398,17 +403,22 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                                 rule.assumes_single_loop = true;
                             }
                         }
+                        Ok((_, Header::Level(n))) => {
+                            if let Some(rule) = current.as_mut() {
+                                rule.level = Some((n, Span::new(line_no, indent(content) + 1)));
+                            }
+                        }
                         Err(_) => {
                             errors.push(
                                 Diagnostic::new(
                                     file,
                                     Span::new(line_no, indent(content) + 1),
-                                    format!("expected a description in double quotes or `assumes single-loop`, found `{}`", content.trim()),
+                                    format!("expected a description in double quotes, `assumes single-loop` or `level N`, found `{}`", content.trim()),
                                 )
                                 .with_help(if content.trim_start().starts_with('+') || content.trim_start().starts_with('|') {
                                     "a rule's pictures start after a `when` line at column 0"
                                 } else {
-                                    "the header lines of a rule are `\"one-line description\"` and `assumes single-loop`"
+                                    "the header lines of a rule are `\"one-line description\"`, `assumes single-loop` and `level N`"
                                 }),
                             );
                         }
@@ -489,6 +499,7 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                             at: Span::new(line_no, 6),
                             description: None,
                             assumes_single_loop: false,
+                            level: None,
                             when: PictureAst::default(),
                             then: PictureAst::default(),
                             examples: Vec::new(),
@@ -723,11 +734,12 @@ then
 
     #[test]
     fn examples_and_header_flags() {
-        let text = "rule r\n  assumes single-loop\nwhen\n  +   +\nthen\n  +---+\nexample\n  +   +\ngives\n  +---+\nquiet\n  + x +\n";
+        let text = "rule r\n  assumes single-loop\n  level 2\nwhen\n  +   +\nthen\n  +---+\nexample\n  +   +\ngives\n  +---+\nquiet\n  + x +\n";
         let (ast, errors) = parse_file("t.rules", text);
         assert!(errors.is_empty(), "{errors:?}");
         let rule = &ast.rules[0];
         assert!(rule.assumes_single_loop);
+        assert_eq!(rule.level, Some((2, Span::new(3, 3))));
         assert_eq!(rule.examples.len(), 2);
         assert!(rule.examples[0].gives.is_some());
         assert!(rule.examples[1].gives.is_none());

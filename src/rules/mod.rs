@@ -44,6 +44,9 @@ pub struct Rule {
     pub description: Option<String>,
     /// Sound only given that the answer is a single loop.
     pub assumes_single_loop: bool,
+    /// Cost level (1 = cheapest, the default): the engine runs the rules of one level to a
+    /// fixpoint before it switches on the next.
+    pub level: u32,
     /// The file it came from.
     pub file: String,
     /// The line of its `rule` keyword.
