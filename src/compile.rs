@@ -227,6 +227,18 @@ pub struct CellTest {
     pub other_conclude: u32,
 }
 
+/// The cell tests woken by one (clue, slot, new state).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WatchList {
+    /// A range of `Matchers::cell_watch_tests`.
+    pub tests: Range<u32>,
+    /// Both bits of every slot of the woken cell that some test of the list concludes: when
+    /// all of them are decided, single-cell tests have nothing left to add.
+    pub concludes: u32,
+    /// Whether some test of the list also reads a second cell (which it may conclude on).
+    pub pairs: bool,
+}
+
 /// A list of cell tests.
 pub type CellRules = Vec<CellTest>;
 
@@ -255,8 +267,8 @@ pub struct Matchers {
     /// Variants that read one clue cell and its 12 slots, by clue.
     pub cells: [CellRules; 4],
     /// The same tests indexed by what woke them: `cell_watch[(clue * 12 + slot) * 2 + s]`
-    /// (s = 0 for a new line, 1 for a new cross) is a range of `cell_watch_tests`.
-    pub cell_watch: Vec<Range<u32>>,
+    /// (s = 0 for a new line, 1 for a new cross).
+    pub cell_watch: Vec<WatchList>,
     /// The tests of `cell_watch`, list after list.
     pub cell_watch_tests: Vec<CellTest>,
     /// For each of the 256 states of a dot's 4 edges, what the dot-local variants conclude.
@@ -549,8 +561,16 @@ impl Matchers {
         m.build_dot_table(variants, &dot_variants);
         for list in cell_watch {
             let start = m.cell_watch_tests.len() as u32;
+            let concludes = list.iter().fold(0, |acc, t| {
+                acc | ((t.conclude | (t.conclude >> 1)) & 0x55_5555) * 3
+            });
+            let pairs = list.iter().any(|t| t.other != 0);
             m.cell_watch_tests.extend(list);
-            m.cell_watch.push(start..m.cell_watch_tests.len() as u32);
+            m.cell_watch.push(WatchList {
+                tests: start..m.cell_watch_tests.len() as u32,
+                concludes,
+                pairs,
+            });
         }
         let mut filled = [0usize; 2];
         for (k, &p) in CELL_SLOTS.iter().enumerate() {

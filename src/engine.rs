@@ -359,9 +359,13 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
             let cell = q.wrapping_add_signed(off);
             let code = board.at(cell);
             if code >= CLUE0 {
-                let r = &m.cell_watch[((code.trailing_zeros() as usize - 4) * 12 + k) * 2 + s];
-                if r.start != r.end {
-                    self.run_cell_tests(board, cell, &m.cell_watch_tests[range(r)])?;
+                let list = &m.cell_watch[((code.trailing_zeros() as usize - 4) * 12 + k) * 2 + s];
+                if list.tests.start != list.tests.end {
+                    let word = board.word(cell);
+                    let decided = ((word | (word >> 1)) & 0x55_5555) * 3;
+                    if list.pairs || list.concludes & !decided != 0 {
+                        self.run_cell_tests(board, cell, &m.cell_watch_tests[range(&list.tests)])?;
+                    }
                 }
             }
         }
