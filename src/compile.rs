@@ -562,7 +562,7 @@ impl Matchers {
         for list in cell_watch {
             let start = m.cell_watch_tests.len() as u32;
             let concludes = list.iter().fold(0, |acc, t| {
-                acc | ((t.conclude | (t.conclude >> 1)) & 0x55_5555) * 3
+                acc | (((t.conclude | (t.conclude >> 1)) & 0x55_5555) * 3)
             });
             let pairs = list.iter().any(|t| t.other != 0);
             m.cell_watch_tests.extend(list);
