@@ -47,6 +47,37 @@ pub enum Reason {
     Given,
 }
 
+impl Reason {
+    const LOOP_CLOSURE: u32 = u32::MAX;
+    const GUESS: u32 = u32::MAX - 1;
+    const GIVEN: u32 = u32::MAX - 2;
+
+    /// Packs the reason into 8 bytes for the trail: the variant (or a kind) and the anchor.
+    #[inline]
+    fn pack(self) -> u64 {
+        let (kind, anchor) = match self {
+            Reason::Rule { variant, anchor } => (variant, anchor),
+            Reason::LoopClosure => (Self::LOOP_CLOSURE, 0),
+            Reason::Guess => (Self::GUESS, 0),
+            Reason::Given => (Self::GIVEN, 0),
+        };
+        (u64::from(kind) << 32) | u64::from(anchor)
+    }
+
+    /// The reason packed by [`Reason::pack`].
+    fn unpack(packed: u64) -> Reason {
+        match (packed >> 32) as u32 {
+            Self::LOOP_CLOSURE => Reason::LoopClosure,
+            Self::GUESS => Reason::Guess,
+            Self::GIVEN => Reason::Given,
+            variant => Reason::Rule {
+                variant,
+                anchor: packed as u32,
+            },
+        }
+    }
+}
+
 /// Why the board cannot be completed.
 ///
 /// Boxed so that the `Result`s of the hot paths stay one word wide.
@@ -108,8 +139,8 @@ pub struct Board {
     slot_watch: [[(isize, u32); 6]; 2],
     /// Every edge decided, in order: the work queue of the engine and the log for undo.
     trail: Vec<u32>,
-    /// The reason of each trail entry.
-    reasons: Vec<Reason>,
+    /// The reason of each trail entry, packed (see [`Reason::pack`]).
+    reasons: Vec<u64>,
     unknown: usize,
     unsatisfied: usize,
     line_count: usize,
@@ -341,9 +372,9 @@ impl Board {
         &self.trail
     }
 
-    /// Why each trail entry was decided.
-    pub fn reasons(&self) -> &[Reason] {
-        &self.reasons
+    /// Why each trail entry was decided, in trail order.
+    pub fn reasons(&self) -> impl ExactSizeIterator<Item = Reason> + '_ {
+        self.reasons.iter().map(|&packed| Reason::unpack(packed))
     }
 
     /// Candidate edges queued by the loop tracker for the loop-closure deducer, drained by the caller.
@@ -387,7 +418,7 @@ impl Board {
         self.points[i].code = state;
         self.unknown -= 1;
         self.trail.push(i as u32);
-        self.reasons.push(reason);
+        self.reasons.push(reason.pack());
         let bits = if state == LINE {
             0x5555_5555
         } else {
@@ -713,7 +744,7 @@ mod tests {
         assert_eq!(b.lines_at(cell), 1);
         assert_eq!(b.word(cell) & 3, 1, "north side of the cell is a line");
         assert_eq!(b.trail(), &[top as u32]);
-        assert_eq!(b.reasons(), &[Reason::Given]);
+        assert_eq!(b.reasons().collect::<Vec<_>>(), [Reason::Given]);
         assert_eq!(b.unknown(), 11);
         assert_eq!(b.line_count(), 1);
     }

@@ -169,16 +169,27 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
     }
 
     /// Wakes the watchers of every trail entry from `head` on, then runs loop closure, until nothing changes.
-    pub fn propagate(&mut self, board: &mut Board, mut head: usize) -> Result<(), Contradiction> {
+    pub fn propagate(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
+        // Newest first: a decided edge's consequences are worked out while its neighbourhood
+        // is still in cache, instead of sweeping the whole board breadth-first.
+        let mut pending: Vec<u32> = board.trail()[head..].iter().rev().copied().collect();
+        let mut seen = board.trail().len();
         loop {
-            while head < board.trail().len() {
-                let q = board.trail()[head] as usize;
-                head += 1;
+            while let Some(q) = pending.pop() {
+                let q = q as usize;
                 self.wake(board, q, board.at(q))?;
+                let len = board.trail().len();
+                if len > seen {
+                    pending.extend(board.trail()[seen..len].iter().rev());
+                    seen = len;
+                }
             }
             if !self.book.loop_closure() || !self.close_loops(board)? {
                 return Ok(());
             }
+            let len = board.trail().len();
+            pending.extend(board.trail()[seen..len].iter().rev());
+            seen = len;
         }
     }
 

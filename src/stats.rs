@@ -105,7 +105,7 @@ impl PuzzleLine {
         let mut per_rule = vec![0u64; rule_count];
         let (mut closure, mut guessed) = (0, 0);
         for reason in board.reasons() {
-            match *reason {
+            match reason {
                 Reason::Rule { variant, .. } => {
                     if let Some(&r) = variant_rule.get(variant as usize) {
                         per_rule[r] += 1;
