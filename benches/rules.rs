@@ -3,8 +3,8 @@
 //!
 //! Stages: `parse` (grammar), `check` (meaning checks and unique names, on parsed files),
 //! `expand` (the 8 symmetries), `compile` (`RuleBook::new`, which expands again, plus
-//! `matchers` for a 20x20 board), `matchers` (the matchers alone) and `load_and_compile`
-//! (`RuleSet::from_sources` + `RuleBook::new` + `matchers`).
+//! `stages` (the matchers of every level) for a 20x20 board), `matchers` (the stages alone) and `load_and_compile`
+//! (`RuleSet::from_sources` + `RuleBook::new` + `stages`).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use slink::board::Board;
@@ -74,19 +74,21 @@ fn rules(c: &mut Criterion) {
             || set.clone(),
             |set| {
                 let book = RuleBook::new(set);
-                let matchers = book.matchers(black_box(stride));
-                (book, matchers)
+                let stages = book.stages(black_box(stride), true);
+                (book, stages)
             },
             BatchSize::SmallInput,
         )
     });
-    group.bench_function("matchers", |b| b.iter(|| book.matchers(black_box(stride))));
+    group.bench_function("matchers", |b| {
+        b.iter(|| book.stages(black_box(stride), true))
+    });
     group.bench_function("load_and_compile", |b| {
         b.iter(|| {
             let set = RuleSet::from_sources(black_box(BUILTIN_RULES)).expect("loads");
             let book = RuleBook::new(set);
-            let matchers = book.matchers(black_box(stride));
-            (book, matchers)
+            let stages = book.stages(black_box(stride), true);
+            (book, stages)
         })
     });
     group.finish();
