@@ -50,8 +50,9 @@ impl LoopTracker {
         let x = other(self.ends[ra], a);
         let y = other(self.ends[rb], b);
         let lines = self.lines[ra] + self.lines[rb] + 1;
-        self.chains.union(a as u32, b as u32);
-        let r = self.chains.find_mut(a as u32) as usize;
+        // Union the roots found above: no second walk up from `a` and `b`.
+        self.chains.union(ra as u32, rb as u32);
+        let r = self.chains.find_mut(ra as u32) as usize;
         self.ends[r] = [x, y];
         self.lines[r] = lines;
         LineAdded::Extended(x as usize, y as usize)
