@@ -242,13 +242,7 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
                         anchor: dot as u32,
                     },
                 )?;
-                if changed
-                    && COUNT
-                    && let Some(t) = self.tally.as_deref_mut()
-                {
-                    t.fired[variant as usize] += 1;
-                    t.decided[variant as usize] += 1;
-                }
+                self.count_fired(variant, u64::from(changed));
             }
         }
         Ok(())
@@ -314,13 +308,7 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
             let other = cell.wrapping_add_signed(t.other as isize);
             decided += self.apply_word(board, other, t.other_conclude, t.variant)?;
         }
-        if decided > 0
-            && COUNT
-            && let Some(tally) = self.tally.as_deref_mut()
-        {
-            tally.fired[t.variant as usize] += 1;
-            tally.decided[t.variant as usize] += decided;
-        }
+        self.count_fired(t.variant, decided);
         Ok(())
     }
 
@@ -432,14 +420,20 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
             decided +=
                 u64::from(board.set_edge(anchor.wrapping_add_signed(c.offset), c.state, reason)?);
         }
-        if decided > 0
-            && COUNT
+        self.count_fired(e.variant, decided);
+        Ok(())
+    }
+
+    /// Counts a match of `variant` that decided `decided` edges (when counting, and only if it decided any).
+    #[inline(always)]
+    fn count_fired(&mut self, variant: u32, decided: u64) {
+        if COUNT
+            && decided > 0
             && let Some(t) = self.tally.as_deref_mut()
         {
-            t.fired[e.variant as usize] += 1;
-            t.decided[e.variant as usize] += decided;
+            t.fired[variant as usize] += 1;
+            t.decided[variant as usize] += decided;
         }
-        Ok(())
     }
 }
 

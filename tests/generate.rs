@@ -2,40 +2,14 @@
 //! reproducible, well formed, and solved by `slink` itself with answers that meet every clue.
 
 use slink::puzzle::{Puzzle, parse_all};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_slink");
+mod common;
 
-/// What one run of the binary produced.
-struct Run {
-    status: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
+use common::{Run, slink};
 
 /// Runs `slink` with `args`, feeding it `input` on standard input.
 fn run(args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot start slink");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The child may exit without reading everything.
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().expect("slink did not finish");
-    writer.join().unwrap();
-    Run {
-        status: output.status.code().expect("slink was killed by a signal"),
-        stdout: output.stdout,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    slink(args, input)
 }
 
 /// Runs `slink gen` with `args`; it must succeed. Returns its output.

@@ -4,25 +4,18 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_slink");
+mod common;
+
+use common::{BIN, Run, data, root, slink};
 
 // ---------------------------------------------------------------------------------------------
 // Running the binary
-
-/// The crate root: tests run the binary from here and read `tests/data/` from here.
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn data(name: &str) -> PathBuf {
-    root().join("tests/data").join(name)
-}
 
 fn read(name: &str) -> Vec<u8> {
     std::fs::read(data(name)).unwrap_or_else(|e| panic!("cannot read tests/data/{name}: {e}"))
@@ -30,62 +23,6 @@ fn read(name: &str) -> Vec<u8> {
 
 fn read_text(name: &str) -> String {
     String::from_utf8(read(name)).expect("test data is UTF-8")
-}
-
-/// What one run of the binary produced.
-struct Run {
-    status: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-impl Run {
-    fn stdout_text(&self) -> String {
-        String::from_utf8(self.stdout.clone()).expect("answers are UTF-8")
-    }
-}
-
-/// Checks the things every run must satisfy, whatever its input.
-fn finish(output: Output, what: &str) -> Run {
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    let status = output
-        .status
-        .code()
-        .unwrap_or_else(|| panic!("{what}: killed by a signal; stderr:\n{stderr}"));
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
-        "{what}: the binary panicked:\n{stderr}"
-    );
-    Run {
-        status,
-        stdout: output.stdout,
-        stderr,
-    }
-}
-
-/// Runs `slink ARGS` from the crate root with `stdin` as standard input.
-fn slink(args: &[&str], stdin: &[u8]) -> Run {
-    let what = format!("slink {}", args.join(" "));
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{what}: cannot start {BIN}: {e}"));
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    // Write from another thread so that a large input cannot deadlock against a full stdout.
-    let writer = std::thread::spawn(move || {
-        // The binary may stop reading early (e.g. after an unrecoverable error): ignore EPIPE.
-        let _ = pipe.write_all(&input);
-    });
-    let output = child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
-    writer.join().unwrap();
-    finish(output, &what)
 }
 
 /// A directory under the system temp dir, unique to this process and name; removed on drop.

@@ -1,56 +1,11 @@
 //! End-to-end tests of `slink --stats` and `slink rules ablate`: the built binary is run on the
 //! puzzle files of `tests/data/`, and its answers, tables and exit status are checked.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 
-const BIN: &str = env!("CARGO_BIN_EXE_slink");
+mod common;
 
-/// The crate root: the binary runs from here and reads `tests/data/` from here.
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn data(name: &str) -> PathBuf {
-    root().join("tests/data").join(name)
-}
-
-/// What one run of the binary produced.
-struct Run {
-    status: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-/// Runs the binary with `args`, feeding `stdin`.
-fn slink(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the slink binary runs");
-    let mut input = child.stdin.take().unwrap();
-    let bytes = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&bytes);
-    });
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(
-        !stderr.contains("panicked"),
-        "slink {args:?} panicked:\n{stderr}"
-    );
-    Run {
-        status: output.status.code().expect("not killed by a signal"),
-        stdout: output.stdout,
-        stderr,
-    }
-}
+use common::{data, root, slink};
 
 fn sample() -> Vec<u8> {
     std::fs::read(data("sample.in")).expect("tests/data/sample.in")

@@ -1,0 +1,79 @@
+//! Helpers shared by the end-to-end tests: run the built `slink` binary and collect what it did.
+#![allow(dead_code)] // each test crate uses its own subset
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_slink");
+
+/// The crate root: the binary runs from here, so relative paths in messages are stable.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A file of `tests/data/`.
+pub fn data(name: &str) -> PathBuf {
+    root().join("tests/data").join(name)
+}
+
+/// What one run of the binary produced.
+pub struct Run {
+    /// Exit status.
+    pub status: i32,
+    /// Standard output, as bytes.
+    pub stdout: Vec<u8>,
+    /// Standard error, as text.
+    pub stderr: String,
+}
+
+impl Run {
+    /// Standard output as text.
+    pub fn stdout_text(&self) -> String {
+        String::from_utf8(self.stdout.clone()).expect("answers are UTF-8")
+    }
+}
+
+/// Checks what every run must satisfy, whatever its input: an exit status, and no panic.
+pub fn finish(output: Output, what: &str) -> Run {
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let status = output
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("{what}: killed by a signal; stderr:\n{stderr}"));
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+        "{what}: the binary panicked:\n{stderr}"
+    );
+    Run {
+        status,
+        stdout: output.stdout,
+        stderr,
+    }
+}
+
+/// Runs `slink ARGS` from the crate root with `stdin` as standard input.
+pub fn slink(args: &[&str], stdin: &[u8]) -> Run {
+    let what = format!("slink {}", args.join(" "));
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what}: cannot start {BIN}: {e}"));
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    // Write from another thread so that a large input cannot deadlock against a full stdout.
+    let writer = std::thread::spawn(move || {
+        // The binary may stop reading early (e.g. after an unrecoverable error): ignore EPIPE.
+        let _ = pipe.write_all(&input);
+    });
+    let output = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    writer.join().unwrap();
+    finish(output, &what)
+}
