@@ -896,3 +896,15 @@ fn an_answer_is_written_before_the_input_ends() {
     assert_eq!(got, expected);
     assert_eq!(status.code(), Some(0));
 }
+
+/// Case 6 of the table (adjacent 3s) is wrong when the loop around the pair is the whole
+/// answer; the engine switches `assumes single-loop` rules off on such small puzzles.
+#[test]
+fn a_loop_around_two_threes_that_is_the_whole_answer_is_found() {
+    let run = slink(&[], b"1 2\n3 3\n2 2\n3 3\n1 1\n0 0\n");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let answers = run.stdout_text();
+    assert!(answers.starts_with("1\n"), "{answers}");
+    assert!(answers.contains("\n2\n"), "{answers}");
+    assert_eq!(answers.matches("# | 3   3 | #").count(), 2, "{answers}");
+}
