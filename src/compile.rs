@@ -1,7 +1,15 @@
-//! Compiling rule variants into matchers and the watch index: for each edge direction and new state, the variants that read such an edge, grouped by the clue they need nearby.
+//! Compiling rule variants into matchers, indexed by the edges they read at each spot.
 //!
 //! A [`RuleBook`] is built once from a rule set. [`Matchers`] lay its variants out for one
-//! lattice stride (offsets become plain index differences) and are cached per grid width.
+//! lattice stride (offsets become plain index differences), in three forms:
+//! - a variant that reads one or two clue cells and edges among their 12 slots (sides and
+//!   corner exits) becomes a (mask, value) [`CellTest`] on the cells' slot words, filed in
+//!   watch lists by (clue, slot, new state);
+//! - a variant that reads only the 4 edges of one dot is folded into a 256-entry table;
+//! - anything else goes to the general watch index: per edge direction and new state, the
+//!   entries that read such an edge, grouped by the clue they need nearby.
+//!
+//! [`Stages`] hold the matchers of each rule level, cached by the solver per grid width.
 
 use crate::board::{CLUE0, CROSS, LINE, OFF};
 use crate::geometry::{CELL_SLOTS, DOT_SLOTS, Pos, bounds};
@@ -76,11 +84,6 @@ impl RuleBook {
     /// Whether the rule set switches on loop closure.
     pub fn loop_closure(&self) -> bool {
         self.set.uses(Deducer::LoopClosure)
-    }
-
-    /// Lays every variant out for boards of this stride.
-    pub fn matchers(&self, stride: usize) -> Matchers {
-        self.matchers_where(stride, |_| true)
     }
 
     /// Lays out, for boards of this stride, the variants whose rules pass `keep`.
