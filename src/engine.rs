@@ -1,4 +1,4 @@
-//! The propagation engine: walks the board's trail as a work queue, wakes the matchers that watch each decided edge, and runs loop closure when the queue runs dry.
+//! The propagation engine: works through the decided edges (newest first), wakes the matchers that watch each one, runs loop closure when the queue runs dry, and brings rule levels on one after the other.
 
 use crate::board::{Board, CLUE0, CROSS, Contradiction, LINE, OFF, Reason};
 use crate::compile::{CellTest, Entry, Matchers, RuleBook, Stages};
