@@ -86,6 +86,16 @@ impl RuleBook {
         self.set.uses(Deducer::LoopClosure)
     }
 
+    /// The global deducers the rule set switches on.
+    pub fn switches(&self) -> Switches {
+        Switches {
+            loop_closure: self.set.uses(Deducer::LoopClosure),
+            colouring: self.set.uses(Deducer::Colouring),
+            probing: self.set.uses(Deducer::Probing),
+            search: self.set.uses(Deducer::Search),
+        }
+    }
+
     /// Lays out, for boards of this stride, the variants whose rules pass `keep`.
     fn matchers_where(
         &self,
@@ -125,6 +135,45 @@ impl RuleBook {
             })
             .collect();
         Stages { stride, stages }
+    }
+}
+
+/// Which global deducers are on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switches {
+    /// Loop closure (`use loop-closure`).
+    pub loop_closure: bool,
+    /// Inside/outside colouring (`use colouring`).
+    pub colouring: bool,
+    /// Probing (`use probing`).
+    pub probing: bool,
+    /// Search (`use search`).
+    pub search: bool,
+}
+
+impl Switches {
+    /// Every deducer on (what a rule set may switch off by not naming it).
+    pub const ALL: Switches = Switches {
+        loop_closure: true,
+        colouring: true,
+        probing: true,
+        search: true,
+    };
+
+    /// What is on in both.
+    pub fn and(self, other: Switches) -> Switches {
+        Switches {
+            loop_closure: self.loop_closure && other.loop_closure,
+            colouring: self.colouring && other.colouring,
+            probing: self.probing && other.probing,
+            search: self.search && other.search,
+        }
+    }
+}
+
+impl Default for Switches {
+    fn default() -> Switches {
+        Switches::ALL
     }
 }
 

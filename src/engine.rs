@@ -1,9 +1,17 @@
-//! The propagation engine: works through the decided edges (newest first), wakes the matchers that watch each one, runs loop closure when the queue runs dry, and brings rule levels on one after the other.
+//! The propagation engine: works through the decided edges (newest first), wakes the matchers that watch each one, runs the global deducers (loop closure, colouring) when the rules run dry, and brings rule levels on one after the other.
+//!
+//! [`Engine::start`] takes a fresh board to the fixpoint of the rule set, level by level, and
+//! switches colouring on when the rules and loop closure are stuck. [`Engine::propagate`]
+//! takes a board already at a fixpoint, plus edges decided after trail position `head` (a
+//! probe or a guess), to the next fixpoint with every level on: probing and search stand on
+//! it. The engine's own queue is a stack of trail positions, newest on top, refilled from
+//! the trail whenever it grows.
 
 use crate::board::{Board, CLUE0, CROSS, Contradiction, LINE, OFF, Reason};
-use crate::compile::{CellTest, Entry, Matchers, RuleBook, Stages};
+use crate::compile::{CellTest, Entry, Matchers, RuleBook, Stages, Switches};
+use crate::{colouring, loops};
 
-/// Counts of what each variant did, kept when statistics are asked for.
+/// Counts of what each variant and deducer did, kept when statistics are asked for.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
     /// Per variant: matches that decided at least one edge.
@@ -12,8 +20,15 @@ pub struct Tally {
     pub decided: Vec<u64>,
     /// Per variant: premise tests tried.
     pub tried: Vec<u64>,
-    /// Edges decided by loop closure.
-    pub closure_decided: u64,
+}
+
+/// Edges the global deducers decided (always counted: one addition per deducer run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deduced {
+    /// By loop closure.
+    pub closure: u64,
+    /// By colouring.
+    pub colouring: u64,
 }
 
 impl Tally {
@@ -23,7 +38,6 @@ impl Tally {
             fired: vec![0; variants],
             decided: vec![0; variants],
             tried: vec![0; variants],
-            closure_decided: 0,
         }
     }
 
@@ -38,7 +52,13 @@ impl Tally {
         for (a, b) in self.tried.iter_mut().zip(&other.tried) {
             *a += b;
         }
-        self.closure_decided += other.closure_decided;
+    }
+
+    /// Zeroes every count, keeping the sizes.
+    pub fn clear(&mut self) {
+        self.fired.fill(0);
+        self.decided.fill(0);
+        self.tried.fill(0);
     }
 }
 
@@ -49,17 +69,28 @@ pub struct Engine<'a, const COUNT: bool = false> {
     stages: &'a Stages,
     /// The matchers running now (of the current level).
     matchers: &'a Matchers,
+    switches: Switches,
     tally: Option<&'a mut Tally>,
+    /// Trail entries still to wake, newest on top.
+    queue: Vec<u32>,
+    /// Work space of the global deducers.
+    scratch: Vec<u32>,
+    deduced: Deduced,
 }
 
 impl<'a> Engine<'a, false> {
-    /// An engine for boards whose stride is `stages.stride`.
+    /// An engine for boards whose stride is `stages.stride`, with the deducers the rule set
+    /// switches on.
     pub fn new(book: &'a RuleBook, stages: &'a Stages) -> Engine<'a, false> {
         Engine {
             book,
             stages,
             matchers: &stages.stages[0].all,
+            switches: book.switches(),
             tally: None,
+            queue: Vec::new(),
+            scratch: Vec::new(),
+            deduced: Deduced::default(),
         }
     }
 
@@ -69,15 +100,41 @@ impl<'a> Engine<'a, false> {
             book: self.book,
             stages: self.stages,
             matchers: self.matchers,
+            switches: self.switches,
             tally: Some(tally),
+            queue: self.queue,
+            scratch: self.scratch,
+            deduced: self.deduced,
         }
     }
 }
 
-impl<const COUNT: bool> Engine<'_, COUNT> {
+impl<'a, const COUNT: bool> Engine<'a, COUNT> {
+    /// The same engine with only these deducers on (of those the rule set switches on).
+    pub fn with_switches(mut self, switches: Switches) -> Self {
+        self.switches = self.book.switches().and(switches);
+        self
+    }
+
+    /// The deducers on.
+    pub fn switches(&self) -> Switches {
+        self.switches
+    }
+
+    /// Edges the global deducers decided so far.
+    pub fn deduced(&self) -> Deduced {
+        self.deduced
+    }
+
+    /// The rule book.
+    pub fn book(&self) -> &'a RuleBook {
+        self.book
+    }
+
     /// Applies the rules from a fresh board to a fixpoint, level by level: the rules of the
     /// cheapest level run to a fixpoint (loop closure included) before the next level comes
-    /// on, and so on while edges stay unknown. Returns the highest level that ran.
+    /// on, and so on while edges stay unknown; colouring comes on last. Returns the highest
+    /// level that ran.
     pub fn start(&mut self, board: &mut Board) -> Result<u32, Contradiction> {
         debug_assert_eq!(board.stride(), self.stages.stride);
         let stages = self.stages;
@@ -109,9 +166,21 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
                 }
             }
             self.matchers = &stage.all;
-            self.propagate(board, decided)?;
+            self.propagate_here(board, decided)?;
+        }
+        if self.switches.colouring && board.unknown() > 0 && board.colouring().is_none() {
+            let head = board.trail().len();
+            board.start_colouring()?;
+            self.propagate_here(board, head)?;
         }
         Ok(level)
+    }
+
+    /// Takes a board at a fixpoint, plus the edges decided from trail position `head` on,
+    /// to the next fixpoint with every rule level on (and the deducers of [`Engine::start`]).
+    pub fn propagate(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
+        self.matchers = &self.stages.stages[self.stages.stages.len() - 1].all;
+        self.propagate_here(board, head)
     }
 
     /// Runs the current matchers where they can match without a trigger: clue-only rules at
@@ -168,49 +237,41 @@ impl<const COUNT: bool> Engine<'_, COUNT> {
         Ok(())
     }
 
-    /// Wakes the watchers of every trail entry from `head` on, then runs loop closure, until nothing changes.
-    pub fn propagate(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
+    /// Wakes the watchers of every trail entry from `head` on with the current matchers,
+    /// then runs the global deducers, until nothing changes.
+    fn propagate_here(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
         // Newest first: a decided edge's consequences are worked out while its neighbourhood
         // is still in cache, instead of sweeping the whole board breadth-first.
-        let mut pending: Vec<u32> = board.trail()[head..].iter().rev().copied().collect();
-        let mut seen = board.trail().len();
+        self.queue.clear();
+        let mut seen = head;
         loop {
-            while let Some(q) = pending.pop() {
+            let len = board.trail().len();
+            self.queue.extend(board.trail()[seen..len].iter().rev());
+            seen = len;
+            while let Some(q) = self.queue.pop() {
                 let q = q as usize;
                 self.wake(board, q, board.at(q))?;
                 let len = board.trail().len();
                 if len > seen {
-                    pending.extend(board.trail()[seen..len].iter().rev());
+                    self.queue.extend(board.trail()[seen..len].iter().rev());
                     seen = len;
                 }
             }
-            if !self.book.loop_closure() || !self.close_loops(board)? {
-                return Ok(());
-            }
-            let len = board.trail().len();
-            pending.extend(board.trail()[seen..len].iter().rev());
-            seen = len;
-        }
-    }
-
-    /// Loop closure on the queued candidates; true when it decided something.
-    fn close_loops(&mut self, board: &mut Board) -> Result<bool, Contradiction> {
-        let mut changed = false;
-        for edge in board.take_pending_closures() {
-            let edge = edge as usize;
-            if board.joins_chain_ends(edge) {
-                let state = if board.closing_finishes(edge) {
-                    LINE
-                } else {
-                    CROSS
-                };
-                changed |= board.set_edge(edge, state, Reason::LoopClosure)?;
-                if COUNT && let Some(t) = self.tally.as_deref_mut() {
-                    t.closure_decided += 1;
+            if self.switches.loop_closure {
+                let decided = loops::deduce(board, &mut self.scratch)?;
+                self.deduced.closure += decided;
+                if decided > 0 {
+                    continue;
                 }
             }
+            if board.colouring().is_some() {
+                self.deduced.colouring += colouring::deduce(board, &mut self.scratch)?;
+                if board.trail().len() > seen {
+                    continue;
+                }
+            }
+            return Ok(());
         }
-        Ok(changed)
     }
 
     /// Re-evaluates the dot-local variants at a dot through the dot table.
@@ -452,7 +513,11 @@ mod tests {
     fn run(text: &str) -> (u32, Tally, Board) {
         let book = RuleBook::new(RuleSet::builtin());
         let puzzle = parse_all("t", text.as_bytes()).unwrap().remove(0);
-        let mut board = Board::new(&puzzle, book.margin, book.loop_closure());
+        let tracking = crate::board::Tracking {
+            closures: book.loop_closure(),
+            reasons: false,
+        };
+        let mut board = Board::new(&puzzle, book.margin, tracking);
         let stages = book.stages(board.stride(), book.single_loop_rules_apply(&puzzle));
         let mut tally = Tally::new(book.variants.len());
         let level = Engine::new(&book, &stages)

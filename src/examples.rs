@@ -5,7 +5,7 @@
 //! are outside the grid, so they match a premise cross. Only the rule under test runs (no other
 //! rule, no deducer), to a fixpoint; the board is then compared exactly with the `gives` picture.
 
-use crate::board::{Board, CROSS, LINE, Reason};
+use crate::board::{Board, CROSS, LINE, Reason, Tracking};
 use crate::compile::RuleBook;
 use crate::engine::Engine;
 use crate::geometry::{Kind, Pos};
@@ -110,7 +110,11 @@ pub fn run_example(rule: &Rule, example: &Example) -> Outcome {
         rules: vec![rule.clone()],
         deducers: Vec::new(),
     });
-    let mut board = Board::new(&puzzle, book.margin, false);
+    let tracking = Tracking {
+        closures: false,
+        reasons: true,
+    };
+    let mut board = Board::new(&puzzle, book.margin, tracking);
     for f in &example.board {
         let state = match f.glyph {
             Glyph::Line => LINE,
@@ -129,7 +133,7 @@ pub fn run_example(rule: &Rule, example: &Example) -> Outcome {
     let got = board_facts(&board);
     if let Err(c) = result {
         return Outcome::Contradiction {
-            message: c.message().to_string(),
+            message: c.message(),
             got,
         };
     }

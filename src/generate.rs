@@ -26,9 +26,10 @@
 
 use crate::board::Board;
 use crate::compile::RuleBook;
+use crate::compile::Switches;
 use crate::puzzle::{MAX_CELLS, MAX_SIDE, Puzzle};
 use crate::rules::RuleSet;
-use crate::solve::{Outcome, Solver};
+use crate::solve::{Outcome, SolveOptions, Solver};
 use std::ops::RangeInclusive;
 
 /// Default bounds of the fraction of cells inside the loop, see [`GenOptions::fill`].
@@ -517,7 +518,7 @@ impl Generator {
         options.validate()?;
         Ok(Generator {
             options,
-            solver: Solver::new(book),
+            solver: Solver::with_options(book, slink_options()),
             next_index: 0,
             stats: GenStats::default(),
         })
@@ -570,7 +571,9 @@ impl Generator {
                         candidates: attempt,
                     });
                 }
-                Outcome::Stuck { .. } => self.stats.stuck += 1,
+                Outcome::Stuck { .. } | Outcome::Several | Outcome::Limit { .. } => {
+                    self.stats.stuck += 1
+                }
                 Outcome::Contradiction(_) => self.stats.contradictions += 1,
             }
         }
@@ -579,6 +582,20 @@ impl Generator {
             cols,
             attempts: self.options.max_attempts,
         })
+    }
+}
+
+/// How Slink candidates are judged: the rules and loop closure alone, as the puzzle's
+/// statement promises (no colouring, probing or search).
+fn slink_options() -> SolveOptions {
+    SolveOptions {
+        switches: Switches {
+            loop_closure: true,
+            colouring: false,
+            probing: false,
+            search: false,
+        },
+        ..SolveOptions::default()
     }
 }
 

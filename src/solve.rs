@@ -1,38 +1,114 @@
-//! Solving one puzzle with a rule book: lay out the board, propagate, and name the outcome.
+//! Solving one puzzle with a rule book: lay out the board, deduce (rules, loop closure, colouring, probing), search when deduction is stuck, and name the outcome.
 
-use crate::board::{Board, Contradiction};
-use crate::compile::{RuleBook, Stages};
+use crate::board::{Board, Contradiction, Tracking};
+use crate::budget::{Budget, Halt, Limit};
+use crate::compile::{RuleBook, Stages, Switches};
 use crate::engine::{Engine, Tally};
+use crate::probing::Prober;
 use crate::puzzle::Puzzle;
+use crate::search::{Found, SearchCounts, exhausted, search};
 use crate::verify::check_answer;
 use std::collections::HashMap;
+use std::time::Duration;
 
 /// How solving a puzzle ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// The lines form one loop meeting every clue.
+    /// The lines form one loop meeting every clue, and no other answer exists (found by
+    /// deduction alone, or by a search that went through every way).
     Solved,
-    /// The rules ran out with this many edges undecided.
+    /// The board holds one answer, and search found another: the puzzle has several.
+    Several,
+    /// Deduction ran out with this many edges undecided, and search is off.
     Stuck {
         /// Grid edges still unknown.
         unknown: usize,
     },
     /// The puzzle has no solution.
     Contradiction(Contradiction),
+    /// A budget ran out before the puzzle was finished.
+    Limit {
+        /// Which budget.
+        limit: Limit,
+        /// Whether the board holds an answer (found by search, not proven the only one).
+        found: bool,
+    },
+}
+
+impl Outcome {
+    /// Whether the board holds an answer to print.
+    pub fn has_answer(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Solved | Outcome::Several | Outcome::Limit { found: true, .. }
+        )
+    }
+}
+
+/// How a puzzle may be solved: which deducers (of those the rule set switches on) and what budget.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveOptions {
+    /// Deducers allowed (a mask over the rule set's `use` lines).
+    pub switches: Switches,
+    /// At most this many search nodes per puzzle.
+    pub max_nodes: Option<u64>,
+    /// At most this much time per puzzle.
+    pub timeout: Option<Duration>,
+    /// Keep the reason of every decided edge (statistics, explanations).
+    pub reasons: bool,
+}
+
+/// What solving one puzzle took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// The highest rule level that ran.
+    pub level: u32,
+    /// Edges loop closure decided (in probes and search branches too).
+    pub closure_decided: u64,
+    /// Edges colouring decided (in probes and search branches too).
+    pub colouring_decided: u64,
+    /// Whether colouring came on (the rules and loop closure were stuck).
+    pub colouring_on: bool,
+    /// Probes made.
+    pub probes: u64,
+    /// Edges probing decided.
+    pub probing_decided: u64,
+    /// What search did.
+    pub search: SearchCounts,
+}
+
+/// One puzzle's board, outcome and report.
+#[derive(Clone)]
+pub struct Attempt {
+    /// The board as far as solving took it (the first answer when there is one).
+    pub board: Board,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// What it took.
+    pub report: Report,
 }
 
 /// Solves puzzles with one rule book, keeping matchers for the grid widths it has seen.
 pub struct Solver {
     book: RuleBook,
     stages: HashMap<(usize, bool), Stages>,
+    options: SolveOptions,
+    prober: Prober,
 }
 
 impl Solver {
-    /// A solver for a rule book.
+    /// A solver for a rule book, with every deducer the rule set switches on and no budget.
     pub fn new(book: RuleBook) -> Solver {
+        Solver::with_options(book, SolveOptions::default())
+    }
+
+    /// A solver for a rule book with these options.
+    pub fn with_options(book: RuleBook, options: SolveOptions) -> Solver {
         Solver {
             book,
             stages: HashMap::new(),
+            options,
+            prober: Prober::new(),
         }
     }
 
@@ -41,18 +117,39 @@ impl Solver {
         &self.book
     }
 
-    /// Solves a puzzle; returns the board as far as the rules took it, and the outcome.
+    /// The options in use.
+    pub fn options(&self) -> SolveOptions {
+        self.options
+    }
+
+    /// The deducers in use: those the rule set switches on and the options allow.
+    pub fn switches(&self) -> Switches {
+        self.book.switches().and(self.options.switches)
+    }
+
+    /// Solves a puzzle; returns the board as far as solving took it, and the outcome.
     pub fn solve(&mut self, puzzle: &Puzzle) -> (Board, Outcome) {
+        let a = self.attempt(puzzle);
+        (a.board, a.outcome)
+    }
+
+    /// Solves a puzzle and reports what it took.
+    pub fn attempt(&mut self, puzzle: &Puzzle) -> Attempt {
         self.run(puzzle, None)
     }
 
     /// Solves a puzzle, adding what each variant did to `tally`.
-    pub fn solve_counting(&mut self, puzzle: &Puzzle, tally: &mut Tally) -> (Board, Outcome) {
+    pub fn attempt_counting(&mut self, puzzle: &Puzzle, tally: &mut Tally) -> Attempt {
         self.run(puzzle, Some(tally))
     }
 
-    fn run(&mut self, puzzle: &Puzzle, tally: Option<&mut Tally>) -> (Board, Outcome) {
-        let mut board = Board::new(puzzle, self.book.margin, self.book.loop_closure());
+    fn run(&mut self, puzzle: &Puzzle, tally: Option<&mut Tally>) -> Attempt {
+        let switches = self.switches();
+        let tracking = Tracking {
+            closures: switches.loop_closure,
+            reasons: self.options.reasons,
+        };
+        let board = Board::new(puzzle, self.book.margin, tracking);
         let stride = board.stride();
         if self.stages.len() > 64 {
             self.stages.clear();
@@ -63,22 +160,90 @@ impl Solver {
             .stages
             .entry((stride, single_loop))
             .or_insert_with(|| book.stages(stride, single_loop));
-        let result = match tally {
-            Some(t) => Engine::new(book, stages).with_tally(t).start(&mut board),
-            None => Engine::new(book, stages).start(&mut board),
-        };
-        let outcome = match result {
-            Err(c) => Outcome::Contradiction(c),
-            Ok(_level) => match check_answer(&board) {
-                Ok(()) => Outcome::Solved,
-                Err(why) if board.unknown() == 0 => Outcome::Contradiction(Contradiction::new(
-                    format!("every edge is decided but {why}"),
-                )),
-                Err(_) => Outcome::Stuck {
-                    unknown: board.unknown(),
+        let engine = Engine::new(book, stages).with_switches(switches);
+        let prober = &mut self.prober;
+        prober.probes = 0;
+        prober.decided = 0;
+        match tally {
+            Some(t) => finish(engine.with_tally(t), board, prober, &self.options),
+            None => finish(engine, board, prober, &self.options),
+        }
+    }
+}
+
+/// Deduces, probes and searches as the engine's switches say.
+fn finish<const C: bool>(
+    mut engine: Engine<'_, C>,
+    mut board: Board,
+    prober: &mut Prober,
+    options: &SolveOptions,
+) -> Attempt {
+    let switches = engine.switches();
+    let mut budget = Budget::new(options.max_nodes, options.timeout);
+    let mut report = Report::default();
+    let outcome = 'outcome: {
+        match engine.start(&mut board) {
+            Ok(level) => report.level = level,
+            Err(c) => break 'outcome Outcome::Contradiction(c),
+        }
+        report.colouring_on = board.colouring().is_some();
+        if board.unknown() > 0 && switches.probing {
+            match prober.run(&mut engine, &mut board, &budget) {
+                Ok(_) => {}
+                Err(Halt::Contradiction(c)) => break 'outcome Outcome::Contradiction(c),
+                Err(Halt::Limit(limit)) => {
+                    break 'outcome Outcome::Limit {
+                        limit,
+                        found: false,
+                    };
+                }
+            }
+        }
+        if board.unknown() > 0 && switches.search {
+            let mut found = Found {
+                first: None,
+                several: false,
+            };
+            let probing = switches.probing.then_some(&mut *prober);
+            let result = search(
+                &mut engine,
+                &mut board,
+                probing,
+                &mut budget,
+                &mut report.search,
+                &mut found,
+            );
+            let no_solution = exhausted(&board);
+            if let Some(first) = found.first {
+                board = first;
+            }
+            break 'outcome match result {
+                Err(Halt::Limit(limit)) => Outcome::Limit {
+                    limit,
+                    found: board.unknown() == 0,
                 },
+                Err(Halt::Contradiction(c)) => Outcome::Contradiction(c),
+                Ok(()) if board.unknown() > 0 => Outcome::Contradiction(no_solution),
+                Ok(()) if found.several => Outcome::Several,
+                Ok(()) => Outcome::Solved,
+            };
+        }
+        match check_answer(&board) {
+            Ok(()) => Outcome::Solved,
+            Err(c) if board.unknown() == 0 => Outcome::Contradiction(c),
+            Err(_) => Outcome::Stuck {
+                unknown: board.unknown(),
             },
-        };
-        (board, outcome)
+        }
+    };
+    let deduced = engine.deduced();
+    report.closure_decided = deduced.closure;
+    report.colouring_decided = deduced.colouring;
+    report.probes = prober.probes;
+    report.probing_decided = prober.decided;
+    Attempt {
+        board,
+        outcome,
+        report,
     }
 }

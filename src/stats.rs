@@ -1,22 +1,26 @@
-//! Solving statistics: per rule and per puzzle counts, and the tables `--stats` prints.
+//! Solving statistics: per rule and per deducer counts, per puzzle lines, and the tables `--stats` prints.
 //!
-//! [`Stats`] solves puzzles with [`Solver::solve_counting`], timing each one, and adds what
-//! every rule variant did to the totals of its rule. The time a puzzle took is split over
-//! the rules in proportion to the premise tests each tried in that puzzle (every test is
-//! roughly the same work), so a rule's time share is an estimate, and the table says so.
-//! With the per-puzzle view it also keeps one line per puzzle: its outcome, its time, the
-//! rules that decided its edges, and what was left to loop closure, search, or nobody.
+//! [`Stats`] solves puzzles with [`Solver::attempt_counting`], timing each one. Two kinds of
+//! count are kept apart:
+//! - *work*: how often each rule fired and how many premise tests it tried, everywhere the
+//!   engine ran (probes and search branches that were taken back included);
+//! - *the answer*: which rule or deducer decided each edge of the final board (read from the
+//!   board's reasons, which the solver keeps when statistics are on).
+//!
+//! The time a puzzle took is split over the rules in proportion to the premise tests each
+//! tried in it (every test is roughly the same work), so a rule's time share is an estimate,
+//! and the table says so. With the per-puzzle view it also keeps one line per puzzle.
 
 use crate::board::{Board, Reason};
-use crate::compile::RuleBook;
+use crate::compile::{RuleBook, Switches};
 use crate::engine::Tally;
 use crate::puzzle::Puzzle;
-use crate::solve::{Outcome, Solver};
+use crate::solve::{Attempt, Outcome, Report, Solver};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// Which tables `--stats` prints.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum StatsView {
     /// One line per rule, with totals.
     #[default]
@@ -28,12 +32,16 @@ pub enum StatsView {
 /// How a puzzle's solve ended, without the details.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
-    /// The rules finished it.
+    /// Solved, and the answer is the only one.
     Solved,
-    /// The rules ran out with edges left unknown.
+    /// Solved, with more than one solution.
+    Several,
+    /// Deduction ran out with edges left unknown (search off).
     Stuck,
     /// The puzzle has no solution.
     Contradiction,
+    /// A budget ran out.
+    Limit,
 }
 
 impl Ending {
@@ -41,17 +49,21 @@ impl Ending {
     pub fn of(outcome: &Outcome) -> Ending {
         match outcome {
             Outcome::Solved => Ending::Solved,
+            Outcome::Several => Ending::Several,
             Outcome::Stuck { .. } => Ending::Stuck,
             Outcome::Contradiction(_) => Ending::Contradiction,
+            Outcome::Limit { .. } => Ending::Limit,
         }
     }
 
-    /// The word the tables use.
+    /// The word the tables use (one word, so that the tables split on blanks).
     pub fn word(self) -> &'static str {
         match self {
             Ending::Solved => "solved",
+            Ending::Several => "several",
             Ending::Stuck => "stuck",
-            Ending::Contradiction => "no solution",
+            Ending::Contradiction => "no-solution",
+            Ending::Limit => "limit",
         }
     }
 }
@@ -59,14 +71,59 @@ impl Ending {
 /// What one rule (all its variants together) did over a run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RuleCounts {
-    /// Matches that decided at least one edge.
+    /// Matches that decided at least one edge (work).
     pub fired: u64,
-    /// Edges decided.
+    /// Edges of the final boards it decided.
     pub decided: u64,
-    /// Premise tests tried.
+    /// Premise tests tried (work).
     pub tried: u64,
     /// Estimated solve time spent on it, in seconds (see the module notes).
     pub seconds: f64,
+}
+
+/// Who decided the edges of one final board.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Deciders {
+    /// Edges per rule (by rule index).
+    pub per_rule: Vec<u64>,
+    /// Edges decided by loop closure.
+    pub closure: u64,
+    /// Edges decided by colouring.
+    pub colouring: u64,
+    /// Edges decided by probing.
+    pub probing: u64,
+    /// Edges guessed by search.
+    pub guessed: u64,
+}
+
+impl Deciders {
+    /// Reads a board's reasons (empty unless the board tracks them).
+    pub fn of(board: &Board, variant_rule: &[usize], rule_count: usize) -> Deciders {
+        let mut d = Deciders {
+            per_rule: vec![0; rule_count],
+            ..Deciders::default()
+        };
+        for reason in board.reasons() {
+            match reason {
+                Reason::Rule { variant, .. } => {
+                    if let Some(&r) = variant_rule.get(variant as usize) {
+                        d.per_rule[r] += 1;
+                    }
+                }
+                Reason::LoopClosure => d.closure += 1,
+                Reason::Colouring => d.colouring += 1,
+                Reason::Probing => d.probing += 1,
+                Reason::Guess => d.guessed += 1,
+                Reason::Given => {}
+            }
+        }
+        d
+    }
+
+    /// Edges decided by rules.
+    pub fn by_rules(&self) -> u64 {
+        self.per_rule.iter().sum()
+    }
 }
 
 /// One puzzle's line of the per-puzzle table.
@@ -82,58 +139,14 @@ pub struct PuzzleLine {
     pub ending: Ending,
     /// Its solve time.
     pub time: Duration,
-    /// Rules that decided edges on its board: (rule index, edges), most edges first.
+    /// Rules that decided its edges: (rule index, edges), most edges first.
     pub rules: Vec<(usize, u64)>,
-    /// Edges decided by loop closure.
-    pub closure: u64,
-    /// Edges decided by search guesses.
-    pub guessed: u64,
+    /// Who decided its edges.
+    pub deciders: Deciders,
+    /// What solving took (probes, search nodes, ...).
+    pub report: Report,
     /// Grid edges still unknown at the end.
     pub unknown: usize,
-}
-
-impl PuzzleLine {
-    /// Reads a finished board: who decided each edge of its trail, and what is left unknown.
-    pub fn from_board(
-        number: usize,
-        board: &Board,
-        outcome: &Outcome,
-        time: Duration,
-        variant_rule: &[usize],
-        rule_count: usize,
-    ) -> PuzzleLine {
-        let mut per_rule = vec![0u64; rule_count];
-        let (mut closure, mut guessed) = (0, 0);
-        for reason in board.reasons() {
-            match reason {
-                Reason::Rule { variant, .. } => {
-                    if let Some(&r) = variant_rule.get(variant as usize) {
-                        per_rule[r] += 1;
-                    }
-                }
-                Reason::LoopClosure => closure += 1,
-                Reason::Guess => guessed += 1,
-                Reason::Given => {}
-            }
-        }
-        let mut rules: Vec<(usize, u64)> = per_rule
-            .into_iter()
-            .enumerate()
-            .filter(|&(_, n)| n > 0)
-            .collect();
-        rules.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        PuzzleLine {
-            number,
-            rows: board.rows(),
-            cols: board.cols(),
-            ending: Ending::of(outcome),
-            time,
-            rules,
-            closure,
-            guessed,
-            unknown: board.unknown(),
-        }
-    }
 }
 
 /// Statistics gathered over a run of puzzles with one rule book.
@@ -146,16 +159,26 @@ pub struct Stats {
     variant_rule: Vec<usize>,
     /// Per rule totals, by rule index.
     pub rules: Vec<RuleCounts>,
-    /// Whether the rule book uses loop closure.
-    pub loop_closure: bool,
-    /// Edges decided by loop closure.
-    pub closure_decided: u64,
-    /// Puzzles the rules finished.
+    /// The deducers in use.
+    pub switches: Switches,
+    /// Edges of the final boards decided by the deducers and by guesses.
+    pub deciders: Deciders,
+    /// Probes made.
+    pub probes: u64,
+    /// Search nodes.
+    pub nodes: u64,
+    /// Deepest search.
+    pub depth: u32,
+    /// Puzzles solved with one solution.
     pub solved: usize,
-    /// Puzzles the rules left with unknown edges.
+    /// Puzzles with several solutions.
+    pub several: usize,
+    /// Puzzles left with unknown edges.
     pub stuck: usize,
     /// Puzzles found to have no solution.
     pub contradiction: usize,
+    /// Puzzles that ran out of budget.
+    pub limit: usize,
     /// Total solve time.
     pub time: Duration,
     /// Solve time of puzzles where no premise test was counted, in seconds (not attributed to any rule).
@@ -167,18 +190,23 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Empty statistics for a rule book, to be printed in `view`.
-    pub fn new(book: &RuleBook, view: StatsView) -> Stats {
+    /// Empty statistics for a rule book whose solver uses `switches`, to be printed in `view`.
+    pub fn new(book: &RuleBook, switches: Switches, view: StatsView) -> Stats {
         Stats {
             view,
             names: book.set.rules.iter().map(|r| r.name.clone()).collect(),
             variant_rule: book.variants.iter().map(|v| v.rule).collect(),
             rules: vec![RuleCounts::default(); book.set.rules.len()],
-            loop_closure: book.loop_closure(),
-            closure_decided: 0,
+            switches,
+            deciders: Deciders::default(),
+            probes: 0,
+            nodes: 0,
+            depth: 0,
             solved: 0,
+            several: 0,
             stuck: 0,
             contradiction: 0,
+            limit: 0,
             time: Duration::ZERO,
             unattributed: 0.0,
             puzzles: Vec::new(),
@@ -188,60 +216,77 @@ impl Stats {
 
     /// Solves puzzle number `number` with counting on, times it, and records it.
     ///
-    /// `solver` must use the rule book these statistics were made for.
-    pub fn solve(
-        &mut self,
-        solver: &mut Solver,
-        number: usize,
-        puzzle: &Puzzle,
-    ) -> (Board, Outcome) {
+    /// `solver` must use the rule book these statistics were made for, and keep reasons
+    /// ([`crate::solve::SolveOptions::reasons`]) for the answer's edges to be counted.
+    pub fn solve(&mut self, solver: &mut Solver, number: usize, puzzle: &Puzzle) -> Attempt {
         let mut tally = std::mem::take(&mut self.scratch);
         let started = Instant::now();
-        let (board, outcome) = solver.solve_counting(puzzle, &mut tally);
+        let attempt = solver.attempt_counting(puzzle, &mut tally);
         let time = started.elapsed();
-        self.record(number, &board, &outcome, time, &tally);
-        clear(&mut tally);
+        self.record(number, &attempt, time, &tally);
+        tally.clear();
         self.scratch = tally;
-        (board, outcome)
+        attempt
     }
 
-    /// Adds one solved puzzle: its board and outcome, how long it took, and its own counts.
-    pub fn record(
-        &mut self,
-        number: usize,
-        board: &Board,
-        outcome: &Outcome,
-        time: Duration,
-        tally: &Tally,
-    ) {
-        self.add_counts(Ending::of(outcome), time, tally);
+    /// Adds one solved puzzle: its attempt, how long it took, and its own counts.
+    pub fn record(&mut self, number: usize, attempt: &Attempt, time: Duration, tally: &Tally) {
+        let deciders = Deciders::of(&attempt.board, &self.variant_rule, self.names.len());
+        self.add_counts(Ending::of(&attempt.outcome), time, tally, &deciders);
+        let report = attempt.report;
+        self.probes += report.probes;
+        self.nodes += report.search.nodes;
+        self.depth = self.depth.max(report.search.depth);
         if self.view == StatsView::Puzzles {
-            self.puzzles.push(PuzzleLine::from_board(
+            let mut rules: Vec<(usize, u64)> = deciders
+                .per_rule
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|&(_, n)| n > 0)
+                .collect();
+            rules.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            self.puzzles.push(PuzzleLine {
                 number,
-                board,
-                outcome,
+                rows: attempt.board.rows(),
+                cols: attempt.board.cols(),
+                ending: Ending::of(&attempt.outcome),
                 time,
-                &self.variant_rule,
-                self.names.len(),
-            ));
+                rules,
+                deciders,
+                report,
+                unknown: attempt.board.unknown(),
+            });
         }
     }
 
     /// Adds one puzzle's counts, ending and time to the totals, splitting the time over the
     /// rules in proportion to the premise tests each tried.
-    pub fn add_counts(&mut self, ending: Ending, time: Duration, tally: &Tally) {
+    pub fn add_counts(
+        &mut self,
+        ending: Ending,
+        time: Duration,
+        tally: &Tally,
+        deciders: &Deciders,
+    ) {
         match ending {
             Ending::Solved => self.solved += 1,
+            Ending::Several => self.several += 1,
             Ending::Stuck => self.stuck += 1,
             Ending::Contradiction => self.contradiction += 1,
+            Ending::Limit => self.limit += 1,
         }
         self.time += time;
-        self.closure_decided += tally.closure_decided;
+        self.deciders.closure += deciders.closure;
+        self.deciders.colouring += deciders.colouring;
+        self.deciders.probing += deciders.probing;
+        self.deciders.guessed += deciders.guessed;
+        for (counts, &n) in self.rules.iter_mut().zip(&deciders.per_rule) {
+            counts.decided += n;
+        }
         let mut tried = vec![0u64; self.rules.len()];
         for (v, &r) in self.variant_rule.iter().enumerate() {
-            let counts = &mut self.rules[r];
-            counts.fired += tally.fired.get(v).copied().unwrap_or(0);
-            counts.decided += tally.decided.get(v).copied().unwrap_or(0);
+            self.rules[r].fired += tally.fired.get(v).copied().unwrap_or(0);
             tried[r] += tally.tried.get(v).copied().unwrap_or(0);
         }
         let total: u64 = tried.iter().sum();
@@ -258,7 +303,7 @@ impl Stats {
 
     /// Puzzles recorded.
     pub fn puzzle_count(&self) -> usize {
-        self.solved + self.stuck + self.contradiction
+        self.solved + self.several + self.stuck + self.contradiction + self.limit
     }
 
     /// Rule indices in table order: most edges decided first, then most tests tried, then rule order.
@@ -282,17 +327,55 @@ impl Stats {
         }
     }
 
-    /// The per-rule table, with loop closure, totals, outcomes and the total solve time.
+    /// The summary line: puzzles by outcome and the total solve time.
+    pub fn summary(&self) -> String {
+        let n = self.puzzle_count();
+        format!(
+            "slink: statistics over {n} puzzle{}: {} solved, {} with several solutions, {} stuck, {} without solution, {} at a limit; solve time {}",
+            plural(n),
+            self.solved,
+            self.several,
+            self.stuck,
+            self.contradiction,
+            self.limit,
+            format_total(self.time)
+        )
+    }
+
+    /// The per-rule table, with the deducers' rows, totals, outcomes and the total solve time.
     pub fn rules_table(&self) -> String {
+        let deducer_rows: Vec<(&str, u64)> = [
+            (
+                self.switches.loop_closure,
+                "loop closure",
+                self.deciders.closure,
+            ),
+            (
+                self.switches.colouring,
+                "colouring",
+                self.deciders.colouring,
+            ),
+            (self.switches.probing, "probing", self.deciders.probing),
+            (
+                self.switches.search,
+                "search guesses",
+                self.deciders.guessed,
+            ),
+        ]
+        .into_iter()
+        .filter(|&(on, _, _)| on)
+        .map(|(_, name, n)| (name, n))
+        .collect();
         let name_width = self
             .names
             .iter()
             .map(|n| n.len())
-            .chain(["loop closure".len(), "rule".len()])
+            .chain(deducer_rows.iter().map(|(name, _)| name.len()))
+            .chain(["rule".len()])
             .max()
             .unwrap_or(0);
-        let total_decided: u64 =
-            self.rules.iter().map(|r| r.decided).sum::<u64>() + self.closure_decided;
+        let total_decided: u64 = self.rules.iter().map(|r| r.decided).sum::<u64>()
+            + deducer_rows.iter().map(|&(_, n)| n).sum::<u64>();
         let total_fired: u64 = self.rules.iter().map(|r| r.fired).sum();
         let total_tried: u64 = self.rules.iter().map(|r| r.tried).sum();
         let total_seconds = self.time.as_secs_f64();
@@ -304,17 +387,7 @@ impl Stats {
             }
         };
         let mut s = String::new();
-        let n = self.puzzle_count();
-        writeln!(
-            s,
-            "slink: statistics over {n} puzzle{}: {} solved, {} stuck, {} without solution; solve time {}",
-            plural(n),
-            self.solved,
-            self.stuck,
-            self.contradiction,
-            format_total(self.time)
-        )
-        .unwrap();
+        writeln!(s, "{}", self.summary()).unwrap();
         let line = |s: &mut String, name: &str, cols: [String; 5]| {
             let [fired, edges, edge_share, tried, time] = cols;
             writeln!(
@@ -337,7 +410,7 @@ impl Stats {
         let mut uncounted = false;
         for r in self.rule_order() {
             let c = &self.rules[r];
-            let (tried, time) = if c.tried == 0 && c.decided > 0 {
+            let (tried, time) = if c.tried == 0 && c.fired > 0 {
                 uncounted = true;
                 ("n/c".to_string(), "n/c".to_string())
             } else {
@@ -355,14 +428,14 @@ impl Stats {
                 ],
             );
         }
-        if self.loop_closure {
+        for &(name, n) in &deducer_rows {
             line(
                 &mut s,
-                "loop closure",
+                name,
                 [
                     "-".into(),
-                    self.closure_decided.to_string(),
-                    share(self.closure_decided as f64, total_decided as f64),
+                    n.to_string(),
+                    share(n as f64, total_decided as f64),
                     "-".into(),
                     "-".into(),
                 ],
@@ -380,9 +453,22 @@ impl Stats {
                 share(attributed, total_seconds),
             ],
         );
+        if self.switches.probing || self.switches.search {
+            writeln!(
+                s,
+                "probes: {}; search nodes: {}, deepest search: {} guesses",
+                self.probes, self.nodes, self.depth
+            )
+            .unwrap();
+        }
         writeln!(
             s,
-            "time % (est.): each puzzle's solve time (loop closure and bookkeeping included) is split over the rules in proportion to the premise tests they tried in it"
+            "edges: the edges of the final boards each rule or deducer decided; fired and tests tried: all the work, probes and search branches that were taken back included"
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "time % (est.): each puzzle's solve time (deducers and bookkeeping included) is split over the rules in proportion to the premise tests they tried in it"
         )
         .unwrap();
         if uncounted {
@@ -403,14 +489,15 @@ impl Stats {
         s
     }
 
-    /// One line per puzzle: number, size, outcome, time, edges left to loop closure, search
-    /// and nobody, and the rules that decided its edges (most first, with their edge counts).
+    /// One line per puzzle: number, size, outcome, time, edges left to each deducer and to
+    /// nobody, probes and search nodes, and the rules that decided its edges (most first,
+    /// with their edge counts).
     pub fn puzzles_table(&self) -> String {
         let mut s = String::new();
         writeln!(
             s,
-            "{:>7}  {:>7}  {:<11}  {:>10}  {:>7}  {:>6}  {:>7}  rules needed (edges decided)",
-            "puzzle", "size", "outcome", "time ms", "closure", "search", "unknown"
+            "{:>7}  {:>7}  {:<11}  {:>10}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  rules needed (edges decided)",
+            "puzzle", "size", "outcome", "time ms", "closure", "colour", "probing", "guessed", "unknown", "probes", "nodes"
         )
         .unwrap();
         for p in &self.puzzles {
@@ -425,29 +512,26 @@ impl Stats {
             if rules.is_empty() {
                 rules.push('-');
             }
+            let d = &p.deciders;
             writeln!(
                 s,
-                "{:>7}  {:>7}  {:<11}  {:>10.3}  {:>7}  {:>6}  {:>7}  {rules}",
+                "{:>7}  {:>7}  {:<11}  {:>10.3}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {rules}",
                 p.number,
                 size,
                 p.ending.word(),
                 p.time.as_secs_f64() * 1e3,
-                p.closure,
-                p.guessed,
-                p.unknown
+                d.closure,
+                d.colouring,
+                d.probing,
+                d.guessed,
+                p.unknown,
+                p.report.probes,
+                p.report.search.nodes,
             )
             .unwrap();
         }
         s
     }
-}
-
-/// Zeroes every count of a tally, keeping its size.
-fn clear(tally: &mut Tally) {
-    tally.fired.fill(0);
-    tally.decided.fill(0);
-    tally.tried.fill(0);
-    tally.closure_decided = 0;
 }
 
 fn plural(n: usize) -> &'static str {
@@ -468,12 +552,29 @@ mod tests {
     use super::*;
     use crate::puzzle::parse_all;
     use crate::rules::RuleSet;
+    use crate::solve::SolveOptions;
 
     /// The official sample: four puzzles the built-in rules finish.
     const SAMPLE: &str = include_str!("../tests/data/sample.in");
 
     fn book() -> RuleBook {
         RuleBook::new(RuleSet::builtin())
+    }
+
+    fn solver() -> Solver {
+        Solver::with_options(
+            book(),
+            SolveOptions {
+                reasons: true,
+                ..SolveOptions::default()
+            },
+        )
+    }
+
+    fn stats(view: StatsView) -> Stats {
+        let book = book();
+        let switches = book.switches();
+        Stats::new(&book, switches, view)
     }
 
     fn rule_index(book: &RuleBook, name: &str) -> usize {
@@ -492,17 +593,21 @@ mod tests {
         for (v, variant) in book.variants.iter().enumerate() {
             if variant.rule == zero {
                 tally.fired[v] = 2;
-                tally.decided[v] = 3;
                 tally.tried[v] = 5;
             }
         }
         let variants = book.variants.iter().filter(|v| v.rule == zero).count() as u64;
-        let mut stats = Stats::new(&book, StatsView::Rules);
-        stats.add_counts(Ending::Solved, Duration::from_millis(4), &tally);
+        let mut stats = stats(StatsView::Rules);
+        let mut deciders = Deciders {
+            per_rule: vec![0; book.set.rules.len()],
+            ..Deciders::default()
+        };
+        deciders.per_rule[zero] = 7;
+        stats.add_counts(Ending::Solved, Duration::from_millis(4), &tally, &deciders);
         let c = &stats.rules[zero];
         assert_eq!(
             (c.fired, c.decided, c.tried),
-            (2 * variants, 3 * variants, 5 * variants)
+            (2 * variants, 7, 5 * variants)
         );
         assert!(
             (c.seconds - 0.004).abs() < 1e-12,
@@ -521,12 +626,14 @@ mod tests {
         let mut tally = Tally::new(book.variants.len());
         tally.tried[variant_of(&book, a)] = 3;
         tally.tried[variant_of(&book, b)] = 1;
-        let mut stats = Stats::new(&book, StatsView::Rules);
-        stats.add_counts(Ending::Stuck, Duration::from_millis(8), &tally);
+        let mut stats = stats(StatsView::Rules);
+        let none = Deciders::default();
+        stats.add_counts(Ending::Stuck, Duration::from_millis(8), &tally, &none);
         stats.add_counts(
             Ending::Contradiction,
             Duration::from_millis(2),
             &Tally::new(book.variants.len()),
+            &none,
         );
         assert!((stats.rules[a].seconds - 0.006).abs() < 1e-12);
         assert!((stats.rules[b].seconds - 0.002).abs() < 1e-12);
@@ -540,10 +647,11 @@ mod tests {
 
     #[test]
     fn every_edge_is_accounted_for_on_each_puzzle() {
-        let book = book();
-        let mut stats = Stats::new(&book, StatsView::Puzzles);
-        let mut solver = Solver::new(book);
-        let puzzles = parse_all("sample", SAMPLE.as_bytes()).unwrap();
+        let mut stats = stats(StatsView::Puzzles);
+        let mut solver = solver();
+        // The sample, plus a Slitherlink puzzle that needs probing or search.
+        let mut puzzles = parse_all("sample", SAMPLE.as_bytes()).unwrap();
+        puzzles.extend(parse_all("blank", b"3 3\n3 . .\n. . .\n. . 3\n0 0\n").unwrap());
         for (k, p) in puzzles.iter().enumerate() {
             stats.solve(&mut solver, k + 1, p);
         }
@@ -552,44 +660,55 @@ mod tests {
         let mut from_lines = 0;
         for (line, p) in stats.puzzles.iter().zip(&puzzles) {
             let edges = (p.rows + 1) * p.cols + p.rows * (p.cols + 1);
-            let by_rules: u64 = line.rules.iter().map(|&(_, n)| n).sum();
+            let d = &line.deciders;
+            let by_deducers = d.closure + d.colouring + d.probing + d.guessed;
             assert_eq!(
-                by_rules + line.closure + line.guessed + line.unknown as u64,
-                edges as u64
+                d.by_rules() + by_deducers + line.unknown as u64,
+                edges as u64,
+                "puzzle {}",
+                line.number
             );
             assert!(
                 line.rules.windows(2).all(|w| w[0].1 >= w[1].1),
                 "most edges first"
             );
-            from_lines += by_rules + line.closure;
+            from_lines += d.by_rules() + by_deducers;
         }
-        let from_totals: u64 =
-            stats.rules.iter().map(|r| r.decided).sum::<u64>() + stats.closure_decided;
-        assert_eq!(
-            from_lines, from_totals,
-            "solved puzzles: the tally and the trail agree"
-        );
+        let d = &stats.deciders;
+        let from_totals: u64 = stats.rules.iter().map(|r| r.decided).sum::<u64>()
+            + d.closure
+            + d.colouring
+            + d.probing
+            + d.guessed;
+        assert_eq!(from_lines, from_totals);
     }
 
     #[test]
-    fn tables_name_every_rule_and_every_puzzle() {
+    fn tables_name_every_rule_every_deducer_and_every_puzzle() {
         let book = book();
         let names: Vec<String> = book.set.rules.iter().map(|r| r.name.clone()).collect();
-        let mut stats = Stats::new(&book, StatsView::Puzzles);
-        let mut solver = Solver::new(book);
+        let mut stats = stats(StatsView::Puzzles);
+        let mut solver = solver();
         for (k, p) in parse_all("sample", SAMPLE.as_bytes())
             .unwrap()
             .iter()
             .enumerate()
         {
-            let (_, outcome) = stats.solve(&mut solver, k + 1, p);
-            assert!(matches!(outcome, Outcome::Solved));
+            let attempt = stats.solve(&mut solver, k + 1, p);
+            assert_eq!(attempt.outcome, Outcome::Solved);
         }
         let report = stats.report();
-        assert!(report.contains("time % (est.)"), "{report}");
-        assert!(report.contains("loop closure"), "{report}");
+        for row in [
+            "time % (est.)",
+            "loop closure",
+            "colouring",
+            "probing",
+            "search guesses",
+        ] {
+            assert!(report.contains(row), "{row}: {report}");
+        }
         assert!(
-            report.contains("4 puzzles: 4 solved, 0 stuck, 0 without solution"),
+            report.contains("4 puzzles: 4 solved, 0 with several solutions, 0 stuck"),
             "{report}"
         );
         let rules = stats.rules_table();
@@ -605,7 +724,6 @@ mod tests {
         assert_eq!(puzzles.lines().count(), 1 + 4, "{puzzles}");
         let third: Vec<&str> = puzzles.lines().nth(3).unwrap().split_whitespace().collect();
         assert_eq!(third[..3], ["3", "2x2", "solved"], "{puzzles}");
-        // Sorted by edges decided, descending.
         let order = stats.rule_order();
         assert!(
             order
@@ -616,9 +734,8 @@ mod tests {
 
     #[test]
     fn solving_leaves_the_scratch_tally_empty() {
-        let book = book();
-        let mut stats = Stats::new(&book, StatsView::Rules);
-        let mut solver = Solver::new(book);
+        let mut stats = stats(StatsView::Rules);
+        let mut solver = solver();
         let p = &parse_all("sample", SAMPLE.as_bytes()).unwrap()[1];
         stats.solve(&mut solver, 1, p);
         let once = stats.rules.clone();

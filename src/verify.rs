@@ -1,9 +1,9 @@
 //! The last gate before printing: an answer is one closed loop through degree-2 dots that meets every clue.
 
-use crate::board::{Board, LINE};
+use crate::board::{Board, Contradiction, LINE, Why};
 
 /// Checks that the board's lines form one single loop satisfying every clue; says what is wrong otherwise.
-pub fn check_answer(board: &Board) -> Result<(), String> {
+pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
     let (rows, cols) = (board.rows() as isize, board.cols() as isize);
     let stride = board.stride();
     let mut start = None;
@@ -13,24 +13,23 @@ pub fn check_answer(board: &Board) -> Result<(), String> {
             match board.lines_at(d) {
                 0 => {}
                 2 => start = start.or(Some(d)),
-                n => return Err(format!("dot ({r}, {c}) has {n} lines")),
+                n => return Err(board.contradiction(Why::DotDegree(n), d)),
             }
         }
     }
     for r in 0..rows {
         for c in 0..cols {
             if let Some(clue) = board.clue(r as usize, c as usize) {
-                let n = board.lines_at(board.index(2 * r + 1, 2 * c + 1));
+                let cell = board.index(2 * r + 1, 2 * c + 1);
+                let n = board.lines_at(cell);
                 if n != clue {
-                    return Err(format!(
-                        "cell ({r}, {c}) has {n} lines but its clue is {clue}"
-                    ));
+                    return Err(board.contradiction(Why::ClueCount { lines: n, clue }, cell));
                 }
             }
         }
     }
     let Some(start) = start else {
-        return Err("there is no loop".to_string());
+        return Err(board.contradiction(Why::NoLoop, board.index(0, 0)));
     };
     // Walk the loop from `start` and count its edges.
     let steps = [1isize, -1, stride as isize, -(stride as isize)];
@@ -41,7 +40,7 @@ pub fn check_answer(board: &Board) -> Result<(), String> {
             .map(|&s| dot.wrapping_add_signed(s))
             .find(|&e| e != prev_edge && board.at(e) == LINE);
         let Some(edge) = next else {
-            return Err("the lines do not close".to_string());
+            return Err(board.contradiction(Why::DotDegree(1), dot));
         };
         walked += 1;
         dot = edge.wrapping_add(edge.wrapping_sub(dot));
@@ -51,10 +50,7 @@ pub fn check_answer(board: &Board) -> Result<(), String> {
         }
     }
     if walked != board.line_count() {
-        return Err(format!(
-            "the lines form more than one loop (one loop holds {walked} of {} lines)",
-            board.line_count()
-        ));
+        return Err(board.contradiction(Why::SeveralLoops, start));
     }
     Ok(())
 }

@@ -95,9 +95,12 @@ fn stats_leave_the_answers_alone_and_name_the_rules() {
         assert!(table.contains(needle), "no {needle:?} in:\n{table}");
     }
     assert!(
-        table.contains("4 puzzles: 4 solved, 0 stuck, 0 without solution"),
+        table.contains("4 puzzles: 4 solved, 0 with several solutions, 0 stuck, 0 without solution, 0 at a limit"),
         "{table}"
     );
+    for deducer in ["loop closure", "colouring", "probing", "search guesses"] {
+        assert!(table.contains(deducer), "no {deducer:?} row in:\n{table}");
+    }
     // Every rule has a row, even one that never fired, and the rows are sorted by edges decided.
     let names = builtin_rule_names();
     let rows = rows_named(table, &names);
@@ -158,8 +161,8 @@ fn stats_per_puzzle_give_one_line_per_puzzle() {
             "{}",
             run.stderr
         );
-        // closure, search and unknown columns: nothing left unknown on a solved puzzle.
-        assert_eq!(words[6], "0", "{}", run.stderr);
+        // The unknown column: nothing left unknown on a solved puzzle.
+        assert_eq!(words[8], "0", "{}", run.stderr);
     }
     assert!(run.stderr.contains("zero"), "{}", run.stderr);
     assert!(
@@ -170,26 +173,56 @@ fn stats_per_puzzle_give_one_line_per_puzzle() {
 
 #[test]
 fn stats_count_stuck_puzzles_and_keep_the_exit_status() {
+    // A blank 3x3 has many loops: deduction alone is stuck, search finds two.
     let blank = b"3 3\n. . .\n. . .\n. . .\n2 2\n2 2\n2 2\n0 0\n";
-    let plain = slink(&[], blank);
-    let run = slink(&["--stats=puzzles"], blank);
+    let plain = slink(&["--no-search"], blank);
+    let run = slink(&["--no-search", "--stats=puzzles"], blank);
     assert_eq!(plain.status, 1, "{}", plain.stderr);
     assert_eq!(run.status, 1, "{}", run.stderr);
     assert!(run.stdout == plain.stdout);
     assert!(
         run.stderr
-            .contains("2 puzzles: 1 solved, 1 stuck, 0 without solution"),
+            .contains("2 puzzles: 1 solved, 0 with several solutions, 1 stuck, 0 without solution"),
         "{}",
         run.stderr
     );
-    let stuck = run
-        .stderr
-        .lines()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>())
-        .find(|w| w.len() > 6 && w[0] == "1" && w[1] == "3x3")
-        .unwrap_or_else(|| panic!("no line for puzzle 1:\n{}", run.stderr));
+    let line = |stderr: &str| -> Vec<String> {
+        stderr
+            .lines()
+            .map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .find(|w| w.len() > 10 && w[0] == "1" && w[1] == "3x3")
+            .unwrap_or_else(|| panic!("no line for puzzle 1:\n{stderr}"))
+    };
+    let stuck = line(&run.stderr);
     assert_eq!(stuck[2], "stuck");
-    assert!(stuck[6].parse::<usize>().unwrap() > 0, "{}", run.stderr);
+    assert!(stuck[8].parse::<usize>().unwrap() > 0, "{}", run.stderr);
+    assert!(
+        stuck[9].parse::<usize>().unwrap() > 0,
+        "probes: {}",
+        run.stderr
+    );
+
+    let searched = slink(&["--stats=puzzles"], blank);
+    assert_eq!(searched.status, 1, "{}", searched.stderr);
+    assert!(
+        searched
+            .stderr
+            .contains("2 puzzles: 1 solved, 1 with several solutions, 0 stuck"),
+        "{}",
+        searched.stderr
+    );
+    let several = line(&searched.stderr);
+    assert_eq!(several[2], "several");
+    assert!(
+        several[7].parse::<usize>().unwrap() > 0,
+        "guesses: {}",
+        searched.stderr
+    );
+    assert!(
+        several[10].parse::<usize>().unwrap() > 0,
+        "nodes: {}",
+        searched.stderr
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,7 +261,27 @@ fn ablate_finds_rules_the_slink_corpus_needs() {
     } else {
         data("puzzles-slink.in")
     };
-    let run = slink(&["rules", "ablate", corpus.to_str().unwrap()], b"");
+    // The table's rules and loop closure, without probing and colouring, which would make
+    // up for most single rules.
+    let rules = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("stats-tests/table-rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    for entry in std::fs::read_dir(root().join("rules")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        if path.extension().is_some_and(|e| e == "rules") && name != "global.rules" {
+            std::fs::copy(&path, rules.join(name)).unwrap();
+        }
+    }
+    let run = slink(
+        &[
+            "rules",
+            "ablate",
+            corpus.to_str().unwrap(),
+            "--rules",
+            rules.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
     let text = String::from_utf8(run.stdout).unwrap();
     let rows = rows_named(&text, &builtin_rule_names());

@@ -1,15 +1,17 @@
 //! `slink rules ablate`: what each rule is worth on a corpus.
 //!
-//! The corpus is solved with the full rule set, then once more for each rule with that rule
-//! left out, and once for each deducer with that deducer switched off. A puzzle is *lost*
-//! when the full set finishes it and the smaller one does not. The ablations are independent
+//! The corpus is solved by deduction (search off: with search every solvable puzzle is
+//! finished, whatever the rules) with the full rule set, then once more for each rule with
+//! that rule left out, and once for each deducer with that deducer switched off. A puzzle is
+//! *lost* when the full set finishes it and the smaller one does not. The ablations are independent
 //! and run on all available cores; a progress line shows on a terminal when they take long.
 
 use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, load_set};
 use crate::compile::RuleBook;
+use crate::compile::Switches;
 use crate::puzzle::{Puzzle, PuzzleReader};
 use crate::rules::{Deducer, RuleSet};
-use crate::solve::{Outcome, Solver};
+use crate::solve::{Outcome, SolveOptions, Solver};
 use clap::Args;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
@@ -105,9 +107,21 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-/// Which puzzles a rule set finishes.
+/// A solver that deduces only (no search).
+fn deducer(set: RuleSet) -> Solver {
+    let options = SolveOptions {
+        switches: Switches {
+            search: false,
+            ..Switches::ALL
+        },
+        ..SolveOptions::default()
+    };
+    Solver::with_options(RuleBook::new(set), options)
+}
+
+/// Which puzzles a rule set finishes by deduction.
 fn finished(set: RuleSet, puzzles: &[Puzzle]) -> Vec<bool> {
-    let mut solver = Solver::new(RuleBook::new(set));
+    let mut solver = deducer(set);
     puzzles
         .iter()
         .map(|p| matches!(solver.solve(p).1, Outcome::Solved))
@@ -129,13 +143,13 @@ fn without(set: &RuleSet, removed: Removed) -> RuleSet {
 /// Solves the corpus with the full set and with every one-rule and one-deducer ablation of it.
 pub fn ablate(set: &RuleSet, puzzles: &[Puzzle]) -> Report {
     let started = Instant::now();
-    let mut solver = Solver::new(RuleBook::new(set.clone()));
+    let mut solver = deducer(set.clone());
     let (mut stuck, mut contradiction) = (0, 0);
     let full: Vec<bool> = puzzles
         .iter()
         .map(|p| match solver.solve(p).1 {
             Outcome::Solved => true,
-            Outcome::Stuck { .. } => {
+            Outcome::Stuck { .. } | Outcome::Several | Outcome::Limit { .. } => {
                 stuck += 1;
                 false
             }
@@ -153,6 +167,7 @@ pub fn ablate(set: &RuleSet, puzzles: &[Puzzle]) -> Report {
         .chain(
             set.deducers
                 .iter()
+                .filter(|&&d| d != Deducer::Search)
                 .map(|&d| (Removed::Deducer(d), d.name().to_string())),
         )
         .collect();
@@ -342,11 +357,21 @@ mod tests {
 
     #[test]
     fn every_rule_and_deducer_is_ablated_and_zero_is_needed() {
-        let set = RuleSet::builtin();
+        // Without probing and colouring, which would make up for any one rule here.
+        let set = without(
+            &without(&RuleSet::builtin(), Removed::Deducer(Deducer::Probing)),
+            Removed::Deducer(Deducer::Colouring),
+        );
         let puzzles = parse_all("sample", SAMPLE.as_bytes()).unwrap();
         let report = ablate(&set, &puzzles);
         assert_eq!((report.puzzles, report.solved), (2, 2));
-        assert_eq!(report.ablations.len(), set.rules.len() + set.deducers.len());
+        // Search is not ablated: ablation measures deduction.
+        assert!(set.uses(Deducer::Search));
+        assert_eq!(
+            report.ablations.len(),
+            set.rules.len() + set.deducers.len() - 1
+        );
+        assert!(!report.ablations.iter().any(|a| a.name == "search"));
         let zero = report.ablations.iter().find(|a| a.name == "zero").unwrap();
         assert!(zero.lost > 0, "the 6x6 sample is mostly zeros");
         let text = report.render("sample");

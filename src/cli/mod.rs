@@ -6,10 +6,12 @@ mod rules_check;
 mod rules_test;
 mod solve;
 
-use crate::compile::RuleBook;
+use crate::compile::{RuleBook, Switches};
 use crate::rules::{LoadError, RuleSet};
+use crate::stats::StatsView;
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Exit status: every puzzle solved, every check passed.
 pub const EXIT_OK: i32 = 0;
@@ -77,7 +79,70 @@ pub struct SolveArgs {
         require_equals = true,
         default_missing_value = "rules"
     )]
-    stats: Option<crate::stats::StatsView>,
+    stats: Option<StatsArg>,
+    #[command(flatten)]
+    deduction: DeductionArgs,
+    /// Give up on a puzzle after N search nodes (guesses); it ends as "limit".
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+    /// Give up on a puzzle after SECS seconds (decimals allowed); it ends as "limit".
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+}
+
+/// Switching global deducers off (each only takes effect when the rule set uses it).
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct DeductionArgs {
+    /// Deduction only: no search (puzzles the deducers cannot finish end as "stuck").
+    #[arg(long)]
+    no_search: bool,
+    /// No probing.
+    #[arg(long)]
+    no_probing: bool,
+    /// No inside/outside colouring.
+    #[arg(long)]
+    no_colouring: bool,
+}
+
+impl DeductionArgs {
+    /// The deducers these flags allow.
+    pub fn switches(self) -> Switches {
+        Switches {
+            loop_closure: true,
+            colouring: !self.no_colouring,
+            probing: !self.no_probing,
+            search: !self.no_search,
+        }
+    }
+}
+
+/// The views of `--stats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum StatsArg {
+    /// One line per rule, with totals.
+    Rules,
+    /// One line per puzzle, then the per-rule table.
+    Puzzles,
+}
+
+impl From<StatsArg> for StatsView {
+    fn from(arg: StatsArg) -> StatsView {
+        match arg {
+            StatsArg::Rules => StatsView::Rules,
+            StatsArg::Puzzles => StatsView::Puzzles,
+        }
+    }
+}
+
+/// Parses a positive number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(secs.is_finite() && secs > 0.0 && secs < 1e9) {
+        return Err(format!("`{text}`: give a positive number of seconds"));
+    }
+    Ok(Duration::from_secs_f64(secs))
 }
 
 /// Where the rule set comes from.

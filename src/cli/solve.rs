@@ -3,7 +3,7 @@
 use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, SolveArgs};
 use crate::puzzle::PuzzleReader;
 use crate::render::render_answer;
-use crate::solve::{Outcome, Solver};
+use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
 use crate::stats::Stats;
 use std::io::{self, BufWriter, Read, Write};
 
@@ -13,11 +13,19 @@ pub fn run(args: &SolveArgs) -> i32 {
         Ok(book) => book,
         Err(status) => return status,
     };
-    let mut solver = Solver::new(book);
+    let options = SolveOptions {
+        switches: args.deduction.switches(),
+        max_nodes: args.max_nodes,
+        timeout: args.timeout,
+        reasons: args.stats.is_some(),
+    };
+    let mut solver = Solver::with_options(book, options);
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut run = Run {
-        stats: args.stats.map(|view| Stats::new(solver.book(), view)),
+        stats: args
+            .stats
+            .map(|view| Stats::new(solver.book(), solver.switches(), view.into())),
         ..Run::default()
     };
     let sources: Vec<Option<&std::path::Path>> = if args.files.is_empty() {
@@ -104,42 +112,46 @@ impl Run {
                     break;
                 }
             };
-            let (board, outcome) = match self.stats.as_mut() {
-                None => solver.solve(&puzzle),
+            let Attempt { board, outcome, .. } = match self.stats.as_mut() {
+                None => solver.attempt(&puzzle),
                 Some(stats) => stats.solve(solver, k, &puzzle),
             };
-            match outcome {
-                Outcome::Solved => {
-                    self.buffer.clear();
-                    render_answer(
-                        &mut self.buffer,
-                        k,
-                        board.rows(),
-                        board.cols(),
-                        |r, c| board.clue(r, c),
-                        |r, c| board.h_line(r, c),
-                        |r, c| board.v_line(r, c),
-                    );
-                    out.write_all(&self.buffer)?;
-                }
-                Outcome::Stuck { unknown } => {
-                    self.unsolved += 1;
-                    let edges =
-                        (board.rows() + 1) * board.cols() + board.rows() * (board.cols() + 1);
-                    eprintln!(
-                        "slink: puzzle {k} ({name}, {}x{}): stuck: the rules ran out with {unknown} of {edges} edges unknown",
-                        board.rows(),
-                        board.cols()
-                    );
-                }
-                Outcome::Contradiction(c) => {
-                    self.unsolved += 1;
-                    eprintln!(
-                        "slink: puzzle {k} ({name}, {}x{}): no solution: {c}",
-                        board.rows(),
-                        board.cols()
-                    );
-                }
+            if outcome.has_answer() {
+                self.buffer.clear();
+                render_answer(
+                    &mut self.buffer,
+                    k,
+                    board.rows(),
+                    board.cols(),
+                    |r, c| board.clue(r, c),
+                    |r, c| board.h_line(r, c),
+                    |r, c| board.v_line(r, c),
+                );
+                out.write_all(&self.buffer)?;
+            }
+            if outcome != Outcome::Solved {
+                self.unsolved += 1;
+                let size = format!("{}x{}", board.rows(), board.cols());
+                let what = match outcome {
+                    Outcome::Solved => unreachable!("handled above"),
+                    Outcome::Several => {
+                        "several solutions: the answer printed is the first one found".to_string()
+                    }
+                    Outcome::Stuck { unknown } => format!(
+                        "stuck: deduction ran out with {unknown} of {} edges unknown",
+                        board.edge_count()
+                    ),
+                    Outcome::Contradiction(c) => format!("no solution: {c}"),
+                    Outcome::Limit { limit, found } => format!(
+                        "limit: {limit}; {}",
+                        if found {
+                            "the answer printed was found by search but is not proven the only one"
+                        } else {
+                            "no answer found"
+                        }
+                    ),
+                };
+                eprintln!("slink: puzzle {k} ({name}, {size}): {what}");
             }
         }
         if reader.missing_end_marker() {

@@ -66,16 +66,30 @@ pub struct Rule {
 pub enum Deducer {
     /// An unknown edge joining the two ends of one chain of lines is a cross, unless closing it finishes the puzzle.
     LoopClosure,
+    /// Inside/outside colouring of the cells: same side across a cross, different sides across a line.
+    Colouring,
+    /// When everything else is stuck, try unknown edges both ways with full propagation.
+    Probing,
+    /// When deduction is stuck, guess an edge and backtrack on contradiction; prove the answer unique.
+    Search,
 }
 
 impl Deducer {
     /// Every deducer, for messages and help.
-    pub const ALL: [Deducer; 1] = [Deducer::LoopClosure];
+    pub const ALL: [Deducer; 4] = [
+        Deducer::LoopClosure,
+        Deducer::Colouring,
+        Deducer::Probing,
+        Deducer::Search,
+    ];
 
     /// The name a rule file uses for it.
     pub fn name(self) -> &'static str {
         match self {
             Deducer::LoopClosure => "loop-closure",
+            Deducer::Colouring => "colouring",
+            Deducer::Probing => "probing",
+            Deducer::Search => "search",
         }
     }
 

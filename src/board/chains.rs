@@ -1,0 +1,141 @@
+//! Chain ends: for every dot that ends a chain of lines, the chain's other end, kept in step by `set_edge` and `undo_to` without a log.
+//!
+//! A dot with one line ends a chain; its record's `word` holds the lattice index of the
+//! chain's other end (its *mate*). Adding a line between dots `a` and `b` (each with at most
+//! one line before) joins the chain ending at `a` (other end `ea`, or `a` itself when `a` was
+//! bare) to the one ending at `b`: only `mate[ea]` and `mate[eb]` are written. `a` and `b`
+//! become inner dots (or new ends when bare), and an inner dot's record is never written
+//! again until the line is taken back, so its stale mate still names `ea`: undoing the line
+//! reads it back and restores both chains. When `ea == b` the line closes a loop, which is
+//! fine only when it is the whole answer; nothing is written then, and undo sees the same
+//! test hold (`mate[a] == b`, both with one line before) and writes nothing either. A line
+//! that gives a dot a third line is a contradiction and skips the chains both ways.
+//!
+//! This is the union-find of loop closure made undoable at no cost: no history, no path
+//! compression to roll back, O(1) per line both ways. Lengths are not kept; the rare
+//! question "is this loop (or chain) every line there is?" walks it.
+
+use super::{Board, LINE, UNKNOWN};
+
+impl Board {
+    /// The other end of the chain of lines that ends at `dot` (a dot with one line).
+    #[inline]
+    pub fn chain_end(&self, dot: usize) -> usize {
+        self.points[dot].word as usize
+    }
+
+    /// Joins the chains at `a` and `b` for the line just added between them (each now has at
+    /// most two lines). False when the line closed a loop that is not the whole answer.
+    #[inline]
+    pub(super) fn link(&mut self, a: usize, b: usize) -> bool {
+        let bare_a = self.points[a].lines == 1;
+        let bare_b = self.points[b].lines == 1;
+        let ea = if bare_a { a } else { self.chain_end(a) };
+        let eb = if bare_b { b } else { self.chain_end(b) };
+        if ea == b {
+            return self.unsatisfied == 0 && self.walk_loop(a) == self.line_count;
+        }
+        self.points[ea].word = eb as u32;
+        self.points[eb].word = ea as u32;
+        if self.tracking.closures {
+            let diff = ea.abs_diff(eb);
+            let edge = ea.min(eb) + diff / 2;
+            if (diff == 2 || diff == 2 * self.stride) && self.points[edge].code == UNKNOWN {
+                self.closures.push(edge as u32);
+            }
+        }
+        true
+    }
+
+    /// Takes back [`Board::link`] for the line between `a` and `b`, which is being undone
+    /// (each still counts it).
+    #[inline]
+    pub(super) fn unlink(&mut self, a: usize, b: usize) {
+        let bare_a = self.points[a].lines == 1;
+        let bare_b = self.points[b].lines == 1;
+        if !bare_a && !bare_b && self.chain_end(a) == b {
+            return; // the line had closed a loop: nothing was written
+        }
+        let ea = if bare_a { a } else { self.chain_end(a) };
+        let eb = if bare_b { b } else { self.chain_end(b) };
+        self.points[ea].word = a as u32;
+        self.points[a].word = ea as u32;
+        self.points[eb].word = b as u32;
+        self.points[b].word = eb as u32;
+    }
+
+    /// Walks the lines from `start` (a dot on a closed loop) back to it; returns the loop's length.
+    fn walk_loop(&self, start: usize) -> usize {
+        let mut walked = 0;
+        let (mut dot, mut came) = (start, usize::MAX);
+        loop {
+            let Some(edge) = self.next_line(dot, came) else {
+                return walked;
+            };
+            walked += 1;
+            dot = 2 * edge - dot;
+            came = edge;
+            if dot == start || walked > self.line_count {
+                return walked;
+            }
+        }
+    }
+
+    /// Walks a chain from `end` (a dot with one line) to its other end; returns that end and
+    /// the chain's length.
+    pub(super) fn walk_chain(&self, end: usize) -> (usize, usize) {
+        let mut walked = 0;
+        let (mut dot, mut came) = (end, usize::MAX);
+        while let Some(edge) = self.next_line(dot, came) {
+            walked += 1;
+            dot = 2 * edge - dot;
+            came = edge;
+            if dot == end || walked > self.line_count {
+                break;
+            }
+        }
+        (dot, walked)
+    }
+
+    /// A line at `dot` other than `came`.
+    #[inline]
+    fn next_line(&self, dot: usize, came: usize) -> Option<usize> {
+        self.dot_edges(dot)
+            .into_iter()
+            .find(|&e| e != came && self.points[e].code == LINE)
+    }
+
+    /// Queued edges that joined the two ends of one chain when they were queued, drained by
+    /// the loop-closure deducer.
+    pub fn take_closures(&mut self, into: &mut Vec<u32>) {
+        into.clear();
+        into.append(&mut self.closures);
+    }
+
+    /// Whether the unknown edge `edge` joins the two ends of one chain.
+    #[inline]
+    pub fn joins_chain_ends(&self, edge: usize) -> bool {
+        let [a, b] = self.edge_dots(edge);
+        self.points[edge].code == UNKNOWN
+            && self.points[a].lines == 1
+            && self.points[b].lines == 1
+            && self.chain_end(a) == b
+    }
+
+    /// Whether a line at `edge` (unknown, joining the two ends of one chain) would finish the
+    /// puzzle: every clue met and no line off that chain.
+    pub fn closing_finishes(&self, edge: usize) -> bool {
+        let mut unsatisfied = self.unsatisfied as isize;
+        for c in self.edge_cells(edge) {
+            if let Some(clue) = super::clue_of(self.points[c].code) {
+                let n = self.points[c].lines;
+                if n + 1 == clue {
+                    unsatisfied -= 1;
+                } else if n == clue {
+                    unsatisfied += 1;
+                }
+            }
+        }
+        unsatisfied == 0 && self.walk_chain(self.edge_dots(edge)[0]).1 == self.line_count
+    }
+}

@@ -1,0 +1,190 @@
+//! Probing, a global deducer (`use probing`) that comes on when the rules, loop closure and colouring are stuck: try an unknown edge both ways with full propagation.
+//!
+//! A way that leads to a contradiction fixes the edge the other way; edges that both ways
+//! decide alike are fixed too. Each way is propagated on the board itself and taken back
+//! through the trail ([`Board::undo_to`]): no board is copied. The facts of the first way are
+//! stamped per lattice index with the probe's number, so comparing the second way with it
+//! is one pass over the second way's trail.
+//!
+//! Probes go round the unknown edges, most promising first: edges at the open end of a chain
+//! of lines, then edges of clue cells, then the rest; rounds repeat while some probe decides
+//! something, and an edge is probed again only when the board changed since its last probe.
+
+use crate::board::{Board, CROSS, LINE, Reason, UNKNOWN, clue_of};
+use crate::budget::{Budget, Halt};
+use crate::engine::Engine;
+
+/// Probing state kept across the probing rounds of one puzzle (and reused across puzzles).
+#[derive(Clone, Debug, Default)]
+pub struct Prober {
+    /// Per lattice index: `probe number * 4 + state` of the first way's facts.
+    stamp: Vec<u32>,
+    /// Probe number.
+    epoch: u32,
+    /// Facts both ways agree on.
+    common: Vec<(u32, u8)>,
+    /// Edges to probe this round.
+    order: Vec<u32>,
+    /// Per lattice index: the trail length when the edge was last probed without result.
+    probed_at: Vec<u32>,
+    /// Probes made.
+    pub probes: u64,
+    /// Edges decided by probing.
+    pub decided: u64,
+}
+
+impl Prober {
+    /// A prober with nothing probed yet.
+    pub fn new() -> Prober {
+        Prober::default()
+    }
+
+    /// Probes until a round decides nothing, the board is finished, or the budget is spent.
+    /// Returns the edges decided. The board must be at a fixpoint of `engine`.
+    pub fn run<const C: bool>(
+        &mut self,
+        engine: &mut Engine<'_, C>,
+        board: &mut Board,
+        budget: &Budget,
+    ) -> Result<u64, Halt> {
+        if self.stamp.len() < board.len() {
+            self.stamp.resize(board.len(), 0);
+        }
+        self.probed_at.clear();
+        self.probed_at.resize(board.len(), u32::MAX);
+        let before = self.decided;
+        loop {
+            self.order_candidates(board);
+            let mut progress = false;
+            for k in 0..self.order.len() {
+                let e = self.order[k] as usize;
+                if board.at(e) != UNKNOWN || self.probed_at[e] == board.trail().len() as u32 {
+                    continue;
+                }
+                budget.tick()?;
+                if self.probe(engine, board, e)? {
+                    progress = true;
+                    if board.unknown() == 0 {
+                        return Ok(self.decided - before);
+                    }
+                } else {
+                    self.probed_at[e] = board.trail().len() as u32;
+                }
+            }
+            if !progress {
+                return Ok(self.decided - before);
+            }
+        }
+    }
+
+    /// The unknown edges, most promising first: at the open end of a chain, then on a clue
+    /// cell, then the rest (grid order within each group).
+    fn order_candidates(&mut self, board: &Board) {
+        self.order.clear();
+        let mut clue_edges = Vec::new();
+        let mut rest = Vec::new();
+        for e in board.grid_edges() {
+            if board.at(e) != UNKNOWN {
+                continue;
+            }
+            let [a, b] = board.edge_dots(e);
+            let [c, d] = board.edge_cells(e);
+            if board.lines_at(a) == 1 || board.lines_at(b) == 1 {
+                self.order.push(e as u32);
+            } else if clue_of(board.at(c)).is_some() || clue_of(board.at(d)).is_some() {
+                clue_edges.push(e as u32);
+            } else {
+                rest.push(e as u32);
+            }
+        }
+        self.order.append(&mut clue_edges);
+        self.order.append(&mut rest);
+    }
+
+    /// Probes one unknown edge both ways; returns whether it decided anything.
+    pub fn probe<const C: bool>(
+        &mut self,
+        engine: &mut Engine<'_, C>,
+        board: &mut Board,
+        e: usize,
+    ) -> Result<bool, Halt> {
+        self.probes += 1;
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch >= u32::MAX / 4 {
+            self.epoch = 1;
+            self.stamp.fill(0);
+        }
+        let tag = |state: u8| self.epoch * 4 + u32::from(state == LINE);
+        let mark = board.trail().len();
+        if try_way(engine, board, e, LINE, mark).is_err() {
+            board.undo_to(mark);
+            return self.force(engine, board, e, CROSS, mark);
+        }
+        for &t in &board.trail()[mark + 1..] {
+            self.stamp[t as usize] = tag(board.at(t as usize));
+        }
+        board.undo_to(mark);
+        if try_way(engine, board, e, CROSS, mark).is_err() {
+            board.undo_to(mark);
+            return self.force(engine, board, e, LINE, mark);
+        }
+        self.common.clear();
+        for &t in &board.trail()[mark + 1..] {
+            let state = board.at(t as usize);
+            if self.stamp[t as usize] == tag(state) {
+                self.common.push((t, state));
+            }
+        }
+        board.undo_to(mark);
+        if self.common.is_empty() {
+            return Ok(false);
+        }
+        for &(t, state) in &self.common {
+            self.decided += u64::from(board.set_edge(t as usize, state, Reason::Probing)?);
+        }
+        engine.propagate(board, mark)?;
+        Ok(true)
+    }
+
+    /// Decides `e` for good (the other way failed) and propagates.
+    fn force<const C: bool>(
+        &mut self,
+        engine: &mut Engine<'_, C>,
+        board: &mut Board,
+        e: usize,
+        state: u8,
+        mark: usize,
+    ) -> Result<bool, Halt> {
+        self.decided += 1;
+        board.set_edge(e, state, Reason::Probing)?;
+        engine.propagate(board, mark)?;
+        Ok(true)
+    }
+}
+
+/// Decides `e` as `state` and propagates; the caller takes it back.
+fn try_way<const C: bool>(
+    engine: &mut Engine<'_, C>,
+    board: &mut Board,
+    e: usize,
+    state: u8,
+    mark: usize,
+) -> Result<(), crate::board::Contradiction> {
+    board.set_edge(e, state, Reason::Probing)?;
+    engine.propagate(board, mark)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_tell_line_from_cross() {
+        let p = Prober {
+            epoch: 3,
+            ..Prober::default()
+        };
+        let tag = |state: u8| p.epoch * 4 + u32::from(state == LINE);
+        assert_ne!(tag(LINE), tag(CROSS));
+    }
+}
