@@ -7,6 +7,9 @@
 //!   compactness), with throughput in cells per second.
 //! - `e2e/…`: what `slink solve` does, minus stdout: parse the text stream from bytes, solve,
 //!   render every answer into a `Vec<u8>`.
+//! - `complete/…`: the real Slitherlink corpus (the Slink corpus with its blanks), end to
+//!   end with search (`slitherlink`), and solved by deduction alone (`deduction`: rules,
+//!   loop closure, colouring and probing, as `slink --no-search`).
 //!
 //! Puzzles are generated at setup (not measured) with fixed seeds, by `slink::generate`'s
 //! `Generator`, so the rules finish every one of them. The solver is reused across iterations,
@@ -19,10 +22,10 @@ use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
     measurement::WallTime,
 };
-use slink::compile::RuleBook;
+use slink::compile::{RuleBook, Switches};
 use slink::puzzle::Puzzle;
 use slink::rules::RuleSet;
-use slink::solve::{Outcome, Solver};
+use slink::solve::{Outcome, SolveOptions, Solver};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -179,5 +182,42 @@ fn solve(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, solve);
+fn complete(c: &mut Criterion) {
+    let Some(real) = common::slitherlink_corpus() else {
+        return;
+    };
+    let mut group = c.benchmark_group("complete");
+    group.warm_up_time(Duration::from_secs(1));
+    configure(&mut group, Size::Huge);
+    bench_e2e(
+        &mut group,
+        "slitherlink",
+        &real.bytes,
+        real.puzzles.len() as u64,
+    );
+    let options = SolveOptions {
+        switches: Switches {
+            search: false,
+            ..Switches::ALL
+        },
+        ..SolveOptions::default()
+    };
+    let mut deducer = Solver::with_options(RuleBook::new(RuleSet::builtin()), options);
+    let solved = common::count_solved(&mut deducer, &real.puzzles);
+    eprintln!(
+        "complete/deduction: {solved} of {} solved without search",
+        real.puzzles.len()
+    );
+    group.throughput(Throughput::Elements(real.puzzles.len() as u64));
+    group.bench_function("deduction", |b| {
+        b.iter(|| {
+            for p in &real.puzzles {
+                black_box(deducer.solve(black_box(p)));
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, solve, complete);
 criterion_main!(benches);

@@ -1,15 +1,22 @@
 //! Search (`use search`): when deduction is stuck, guess an edge, propagate with the same rule book, and take the guess back through the trail on contradiction; go on past the first solution to prove it the only one.
 //!
-//! The search is a depth-first walk with an explicit stack of decisions. Each decision
-//! records the trail length before its guess (its *mark*), so backtracking is
-//! [`Board::undo_to`] of the mark: no board is copied per node, only at the (at most two)
-//! solutions found. After each guess the engine propagates (rules, loop closure,
-//! colouring) and, when probing is on, probing runs too.
+//! A *run* is a depth-first walk with an explicit stack of decisions. Each decision records
+//! the trail length before its guess (its *mark*), so backtracking is [`Board::undo_to`] of
+//! the mark: no board is copied per node, only at the (at most two) solutions kept. After
+//! each guess the engine propagates (rules, loop closure, colouring) and, when probing is on,
+//! probing runs near what the guess decided.
 //!
-//! The edge to guess: an unknown edge at the open end of a chain of lines, at the dot with
-//! the fewest unknown edges left and next to the most constrained clue; failing that (no
-//! lines yet) an unknown side of the clue cell with the fewest ways left. The first guess
-//! continues the chain (a line).
+//! Depth-first search has heavy tails: on a puzzle with few clues, one order of guesses
+//! finds two loops in a few dozen nodes where another wanders through millions of partial
+//! chains. So the search restarts: run `k` follows strategy `k mod 4` (which edge to guess,
+//! and which way first) with ties broken by a hash salted with `k / 4`, and may spend a node
+//! budget that doubles every four runs. A run that goes through its whole tree settles the
+//! question (its answers are all there are); answers found by runs cut short are kept, and
+//! two different ones settle it too. Every run is complete given enough nodes and the
+//! budgets grow without bound, so the search is complete; and it is deterministic.
+//!
+//! The edge to guess: an unknown edge at the open end of a chain of lines (fewest ways on
+//! first), or one beside the clue with the fewest ways left to place its lines.
 
 use crate::board::{Board, CROSS, LINE, Reason, UNKNOWN, Why, clue_of};
 use crate::budget::{Budget, Halt};
@@ -17,22 +24,86 @@ use crate::engine::Engine;
 use crate::probing::Prober;
 use crate::verify::check_answer;
 
-/// How a search ended.
-#[derive(Clone)]
+/// Nodes the first runs may spend; doubled every four runs.
+const FIRST_RUN_NODES: u64 = 64;
+
+/// What search found.
+#[derive(Clone, Default)]
 pub struct Found {
-    /// The first solution, if any.
+    /// The first answer, if any.
     pub first: Option<Board>,
-    /// Whether a second solution was found (then the search stopped there).
+    /// Whether a second, different answer was found (then the search stopped there).
     pub several: bool,
+    /// The lines of the first answer (lattice indices, sorted), to tell answers apart.
+    first_lines: Vec<u32>,
+}
+
+impl Found {
+    /// Records an answer on `board`; returns whether it is a second, different one.
+    fn record(&mut self, board: &Board) -> bool {
+        let mut lines: Vec<u32> = board
+            .trail()
+            .iter()
+            .copied()
+            .filter(|&e| board.at(e as usize) == LINE)
+            .collect();
+        lines.sort_unstable();
+        match &self.first {
+            None => {
+                self.first = Some(board.clone());
+                self.first_lines = lines;
+                false
+            }
+            Some(_) if lines == self.first_lines => false,
+            Some(_) => {
+                self.several = true;
+                true
+            }
+        }
+    }
 }
 
 /// What a search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchCounts {
-    /// Guesses made (both ways of an edge count).
+    /// Guesses made (both ways of an edge count), over all runs.
     pub nodes: u64,
     /// Deepest stack of decisions.
     pub depth: u32,
+    /// Runs started.
+    pub runs: u32,
+}
+
+/// How one run chooses its guesses.
+#[derive(Clone, Copy, Debug)]
+struct Strategy {
+    /// The way tried first.
+    first: u8,
+    /// Clues before chain ends.
+    clues_first: bool,
+    /// Salt of the tie-breaking hash (0: grid order).
+    salt: u64,
+}
+
+impl Strategy {
+    /// The strategy of run `k`.
+    fn of_run(k: u32) -> Strategy {
+        Strategy {
+            first: if k.is_multiple_of(2) { CROSS } else { LINE },
+            clues_first: k % 4 >= 2,
+            salt: u64::from(k / 4),
+        }
+    }
+}
+
+/// How one run ended.
+enum RunEnd {
+    /// It went through its whole tree.
+    Exhausted,
+    /// Two different answers are known.
+    Several,
+    /// It spent its node budget.
+    OutOfNodes,
 }
 
 /// One decision on the stack.
@@ -46,7 +117,7 @@ struct Decision {
     second: bool,
 }
 
-/// Searches the board (at a fixpoint of `engine`) for up to two solutions.
+/// Searches the board (at a fixpoint of `engine`) for up to two answers.
 ///
 /// A [`Halt::Limit`] leaves `found` holding what was found before the budget ran out. The
 /// board is left as it was when the search began.
@@ -58,22 +129,64 @@ pub fn search<const C: bool>(
     counts: &mut SearchCounts,
     found: &mut Found,
 ) -> Result<(), Halt> {
+    let mut run_nodes = FIRST_RUN_NODES;
+    for k in 0.. {
+        counts.runs += 1;
+        let strategy = Strategy::of_run(k);
+        let end = run(
+            engine,
+            board,
+            prober.as_deref_mut(),
+            budget,
+            counts,
+            found,
+            strategy,
+            run_nodes,
+        )?;
+        match end {
+            RunEnd::Exhausted | RunEnd::Several => return Ok(()),
+            RunEnd::OutOfNodes if k % 4 == 3 => run_nodes = run_nodes.saturating_mul(2),
+            RunEnd::OutOfNodes => {}
+        }
+    }
+    unreachable!("the runs go on until one settles the question")
+}
+
+/// One depth-first run of at most `max_nodes` guesses.
+#[allow(clippy::too_many_arguments)]
+fn run<const C: bool>(
+    engine: &mut Engine<'_, C>,
+    board: &mut Board,
+    mut prober: Option<&mut Prober>,
+    budget: &mut Budget,
+    counts: &mut SearchCounts,
+    found: &mut Found,
+    strategy: Strategy,
+    max_nodes: u64,
+) -> Result<RunEnd, Halt> {
     let root = board.trail().len();
     let mut stack: Vec<Decision> = Vec::new();
+    let mut nodes = 0u64;
+    let mut node = |budget: &mut Budget, counts: &mut SearchCounts| -> Result<bool, Halt> {
+        budget.node()?;
+        counts.nodes += 1;
+        nodes += 1;
+        Ok(nodes <= max_nodes)
+    };
     let result = (|| {
         let mut at_node = true;
         loop {
             if at_node {
-                if board.unknown() == 0 {
-                    if check_answer(board).is_ok() {
-                        if found.first.is_some() {
-                            found.several = true;
-                            return Ok(());
-                        }
-                        found.first = Some(board.clone());
+                // A closed loop meeting every clue is an answer, whatever is left unknown
+                // (it can only be crosses).
+                let answer = (board.unknown() == 0 || board.unsatisfied() == 0)
+                    && check_answer(board).is_ok();
+                if answer {
+                    if found.record(board) {
+                        return Ok(RunEnd::Several);
                     }
-                } else {
-                    let edge = choose(board);
+                } else if board.unknown() > 0 {
+                    let edge = choose(board, strategy);
                     let mark = board.trail().len();
                     stack.push(Decision {
                         mark,
@@ -81,15 +194,17 @@ pub fn search<const C: bool>(
                         second: false,
                     });
                     counts.depth = counts.depth.max(stack.len() as u32);
-                    budget.node()?;
-                    counts.nodes += 1;
+                    if !node(budget, counts)? {
+                        return Ok(RunEnd::OutOfNodes);
+                    }
+                    let way = strategy.first;
                     if guess(
                         engine,
                         board,
                         prober.as_deref_mut(),
                         budget,
                         edge,
-                        LINE,
+                        way,
                         mark,
                     )? {
                         continue;
@@ -106,15 +221,17 @@ pub fn search<const C: bool>(
                 }
                 top.second = true;
                 let Decision { mark, edge, .. } = *top;
-                budget.node()?;
-                counts.nodes += 1;
+                if !node(budget, counts)? {
+                    return Ok(RunEnd::OutOfNodes);
+                }
+                let way = LINE + CROSS - strategy.first;
                 if guess(
                     engine,
                     board,
                     prober.as_deref_mut(),
                     budget,
                     edge,
-                    CROSS,
+                    way,
                     mark,
                 )? {
                     at_node = true;
@@ -122,7 +239,7 @@ pub fn search<const C: bool>(
                 }
             }
             if !at_node {
-                return Ok(());
+                return Ok(RunEnd::Exhausted);
             }
         }
     })();
@@ -145,7 +262,7 @@ fn guess<const C: bool>(
         return Ok(false);
     }
     if let Some(prober) = prober {
-        match prober.run(engine, board, budget) {
+        match prober.run_near(engine, board, budget, mark) {
             Ok(_) => {}
             Err(Halt::Contradiction(_)) => return Ok(false),
             Err(limit) => return Err(limit),
@@ -155,7 +272,7 @@ fn guess<const C: bool>(
 }
 
 /// The edge to guess (see the module notes). The board has an unknown edge.
-fn choose(board: &Board) -> usize {
+fn choose(board: &Board, strategy: Strategy) -> usize {
     let ways = |cell: usize| -> u32 {
         // How many ways a clue cell has left to place its missing lines among its unknown
         // sides (a blank cell: many).
@@ -168,29 +285,44 @@ fn choose(board: &Board) -> usize {
             None => 16,
         }
     };
-    let mut best: Option<(u32, usize)> = None;
+    let mut best: Option<(u64, usize)> = None;
     for e in board.grid_edges() {
         if board.at(e) != UNKNOWN {
             continue;
         }
         let [c, d] = board.edge_cells(e);
-        let tight = ways(c).min(ways(d));
-        // Chain ends first (fewest ways on), then the tightest clue.
+        let tight = u64::from(ways(c).min(ways(d)));
+        // Ways on from the open chain end this edge leaves, if it leaves one.
         let open = board
             .edge_dots(e)
             .into_iter()
             .filter(|&dot| board.lines_at(dot) == 1)
-            .map(|dot| 3 - u32::from(board.crosses_at(dot)))
-            .min();
-        let score = match open {
-            Some(open) => open * 64 + tight,
-            None => 1024 + tight,
+            .map(|dot| 3 - u64::from(board.crosses_at(dot)))
+            .min()
+            .unwrap_or(7);
+        let score = if strategy.clues_first {
+            tight * 8 + open
+        } else {
+            open * 64 + tight
         };
-        if best.is_none_or(|(s, _)| score < s) {
-            best = Some((score, e));
+        let tie = if strategy.salt == 0 {
+            0
+        } else {
+            mix(e as u64 ^ strategy.salt.wrapping_mul(0x9e37_79b9_7f4a_7c15)) >> 40
+        };
+        let key = (score << 24) | tie;
+        if best.is_none_or(|(s, _)| key < s) {
+            best = Some((key, e));
         }
     }
     best.map(|(_, e)| e).expect("the board has an unknown edge")
+}
+
+/// A 64-bit scramble (the SplitMix64 finaliser), for tie-breaking.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 fn binomial(n: u8, k: u8) -> u32 {
@@ -201,14 +333,14 @@ fn binomial(n: u8, k: u8) -> u32 {
     }
 }
 
-/// A contradiction for a search that found no solution at all.
+/// A contradiction for a search that found no answer at all.
 pub fn exhausted(board: &Board) -> crate::board::Contradiction {
     board.contradiction(Why::Exhausted, board.index(0, 0))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::binomial;
+    use super::*;
 
     #[test]
     fn binomials() {
@@ -216,5 +348,14 @@ mod tests {
         assert_eq!(binomial(3, 3), 1);
         assert_eq!(binomial(2, 3), 0);
         assert_eq!(binomial(4, 0), 1);
+    }
+
+    #[test]
+    fn strategies_cycle_and_salts_grow() {
+        let s: Vec<Strategy> = (0..8).map(Strategy::of_run).collect();
+        assert_eq!(s[0].first, CROSS);
+        assert_eq!(s[1].first, LINE);
+        assert!(!s[1].clues_first && s[2].clues_first && s[3].clues_first);
+        assert_eq!((s[3].salt, s[4].salt), (0, 1));
     }
 }

@@ -200,10 +200,7 @@ fn finish<const C: bool>(
             }
         }
         if board.unknown() > 0 && switches.search {
-            let mut found = Found {
-                first: None,
-                several: false,
-            };
+            let mut found = Found::default();
             let probing = switches.probing.then_some(&mut *prober);
             let result = search(
                 &mut engine,
@@ -214,16 +211,14 @@ fn finish<const C: bool>(
                 &mut found,
             );
             let no_solution = exhausted(&board);
+            let any = found.first.is_some();
             if let Some(first) = found.first {
                 board = first;
             }
             break 'outcome match result {
-                Err(Halt::Limit(limit)) => Outcome::Limit {
-                    limit,
-                    found: board.unknown() == 0,
-                },
+                Err(Halt::Limit(limit)) => Outcome::Limit { limit, found: any },
                 Err(Halt::Contradiction(c)) => Outcome::Contradiction(c),
-                Ok(()) if board.unknown() > 0 => Outcome::Contradiction(no_solution),
+                Ok(()) if !any => Outcome::Contradiction(no_solution),
                 Ok(()) if found.several => Outcome::Several,
                 Ok(()) => Outcome::Solved,
             };

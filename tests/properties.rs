@@ -1,15 +1,69 @@
-//! Property tests of laws the solver must keep: a planted loop is the one found, a rotated
-//! puzzle gives the rotated answer, and puzzles survive being written and read back.
+//! Property tests of laws the solver must keep: a planted loop is the one found (with every
+//! clue, or with clues blanked: then search gives a loop that meets every clue, the planted
+//! one when it says the answer is unique, and deduction never decides an edge against it),
+//! a rotated puzzle gives the rotated answer, and puzzles survive being written and read back.
 
 use proptest::prelude::*;
+use slink::board::{Board, CROSS, LINE, UNKNOWN};
 use slink::compile::RuleBook;
-use slink::generate::{Rng, random_loop_puzzle};
+use slink::compile::Switches;
+use slink::generate::{Rng, Solution, random_loop_puzzle};
 use slink::puzzle::{Puzzle, parse_all};
 use slink::rules::RuleSet;
-use slink::solve::{Outcome, Solver};
+use slink::solve::{Outcome, SolveOptions, Solver};
+use slink::verify::check_answer;
 
 fn solver() -> Solver {
     Solver::new(RuleBook::new(RuleSet::builtin()))
+}
+
+/// The built-in rules with every deducer but search.
+fn deducer() -> Solver {
+    let options = SolveOptions {
+        switches: Switches {
+            search: false,
+            ..Switches::ALL
+        },
+        ..SolveOptions::default()
+    };
+    Solver::with_options(RuleBook::new(RuleSet::builtin()), options)
+}
+
+/// A planted loop's puzzle with each clue blanked with probability `share`.
+fn blanked(seed: u64, rows: usize, cols: usize, share: f64) -> (Puzzle, Solution) {
+    let mut rng = Rng::new(seed);
+    let (mut puzzle, planted) = random_loop_puzzle(rows, cols, &mut rng);
+    for clue in &mut puzzle.clues {
+        if rng.unit() < share {
+            *clue = None;
+        }
+    }
+    (puzzle, planted)
+}
+
+/// The first decided edge of `board` that the planted loop contradicts, if any.
+fn disagreement(board: &Board, planted: &Solution) -> Option<String> {
+    let (rows, cols) = (planted.rows(), planted.cols());
+    let state = |y: isize, x: isize| board.at(board.index(y, x));
+    let differs = |s: u8, line: bool| s != UNKNOWN && (s == LINE) != line;
+    for r in 0..=rows {
+        for c in 0..cols {
+            let s = state(2 * r as isize, 2 * c as isize + 1);
+            if differs(s, planted.h_line(r, c)) {
+                return Some(format!("horizontal edge ({r}, {c}) is {s} on the board"));
+            }
+        }
+    }
+    for r in 0..rows {
+        for c in 0..=cols {
+            let s = state(2 * r as isize + 1, 2 * c as isize);
+            if differs(s, planted.v_line(r, c)) {
+                return Some(format!("vertical edge ({r}, {c}) is {s} on the board"));
+            }
+        }
+    }
+    debug_assert_ne!(LINE, CROSS);
+    None
 }
 
 /// The puzzle turned a quarter clockwise: cell (r, c) goes to (c, rows - 1 - r).
@@ -67,6 +121,39 @@ proptest! {
                 }
             }
         }
+    }
+
+    /// With clues blanked, search finishes every puzzle: one loop meeting every clue, the
+    /// planted one when the answer is said to be unique (and never "no solution").
+    #[test]
+    fn search_finds_a_loop_and_the_planted_one_when_unique(
+        seed in any::<u64>(),
+        rows in 1usize..9,
+        cols in 2usize..9,
+        share in 0.0f64..0.9,
+    ) {
+        let (puzzle, planted) = blanked(seed, rows, cols, share);
+        let (board, outcome) = solver().solve(&puzzle);
+        prop_assert!(matches!(outcome, Outcome::Solved | Outcome::Several), "{outcome:?}");
+        prop_assert!(check_answer(&board).is_ok(), "{:?}", check_answer(&board));
+        if outcome == Outcome::Solved {
+            prop_assert_eq!(disagreement(&board, &planted), None);
+        }
+    }
+
+    /// Deduction alone (rules, loop closure, colouring, probing) never decides an edge
+    /// against the planted loop, whether it finishes the puzzle or gets stuck.
+    #[test]
+    fn deduction_never_contradicts_the_planted_loop(
+        seed in any::<u64>(),
+        rows in 1usize..10,
+        cols in 2usize..10,
+        share in 0.0f64..0.9,
+    ) {
+        let (puzzle, planted) = blanked(seed, rows, cols, share);
+        let (board, outcome) = deducer().solve(&puzzle);
+        prop_assert!(matches!(outcome, Outcome::Solved | Outcome::Stuck { .. }), "{outcome:?}");
+        prop_assert_eq!(disagreement(&board, &planted), None);
     }
 
     /// Writing a puzzle in the input format and reading it back gives the same puzzle.

@@ -799,7 +799,8 @@ fn slitherlink_puzzles_are_solved_correctly_or_reported() {
         puzzles.iter().any(|p| p.clues.contains(&None)),
         "the Slitherlink corpus should have blanks"
     );
-    let run = slink(&[], input.as_bytes());
+    // Deduction alone: what it cannot finish is reported stuck, never "no solution".
+    let run = slink(&["--no-search"], input.as_bytes());
     let mut printed = BTreeSet::new();
     for (k, block) in split_answers(&run.stdout_text(), &puzzles) {
         if let Err(e) = check_answer(k, &block, &puzzles[k - 1]) {
@@ -810,10 +811,7 @@ fn slitherlink_puzzles_are_solved_correctly_or_reported() {
     let mut reported = BTreeSet::new();
     for line in run.stderr.lines() {
         let k = puzzle_number(line).unwrap_or_else(|| panic!("unexpected message: {line}"));
-        assert!(
-            line.contains("stuck") || line.contains("no solution"),
-            "unexpected message: {line}"
-        );
+        assert!(line.contains("stuck"), "unexpected message: {line}");
         assert!(reported.insert(k), "puzzle {k} reported twice");
     }
     assert!(

@@ -10,13 +10,16 @@ use slink::render::render_answer;
 use slink::solve::{Outcome, Solver};
 use std::path::{Path, PathBuf};
 
-/// The real Slink corpus, tried in this order: the tests' copy, then the shared data.
-const CORPUS_CANDIDATES: [&str; 2] = [
-    "tests/data/puzzles-slink.in",
-    "../shared/data/puzzles-slink.in",
-];
+/// The real corpora, by name (`puzzles-slink`, `puzzles-slitherlink`): the tests' copy first,
+/// then the shared data.
+fn candidates(name: &str) -> [String; 2] {
+    [
+        format!("tests/data/{name}.in"),
+        format!("../shared/data/{name}.in"),
+    ]
+}
 
-/// The real corpus: where it was read from, its bytes and its puzzles.
+/// A real corpus: where it was read from, its bytes and its puzzles.
 pub struct Corpus {
     /// The file it came from.
     pub path: PathBuf,
@@ -33,11 +36,20 @@ impl Corpus {
     }
 }
 
-/// Loads the real corpus, or explains on stderr why the corpus benchmarks are skipped.
+/// Loads the real Slink corpus, or explains on stderr why the corpus benchmarks are skipped.
 pub fn corpus() -> Option<Corpus> {
+    named_corpus("puzzles-slink")
+}
+
+/// Loads the real Slitherlink corpus (the same puzzles with blanks), or explains why not.
+pub fn slitherlink_corpus() -> Option<Corpus> {
+    named_corpus("puzzles-slitherlink")
+}
+
+fn named_corpus(name: &str) -> Option<Corpus> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for candidate in CORPUS_CANDIDATES {
-        let path = root.join(candidate);
+    for candidate in candidates(name) {
+        let path = root.join(&candidate);
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
@@ -50,8 +62,8 @@ pub fn corpus() -> Option<Corpus> {
         });
     }
     eprintln!(
-        "note: no Slink corpus found (looked for {}); skipping the corpus benchmarks",
-        CORPUS_CANDIDATES.join(" and ")
+        "note: no {name} corpus found (looked for {}); skipping its benchmarks",
+        candidates(name).join(" and ")
     );
     None
 }

@@ -33,7 +33,12 @@ impl Board {
         let ea = if bare_a { a } else { self.chain_end(a) };
         let eb = if bare_b { b } else { self.chain_end(b) };
         if ea == b {
-            return self.unsatisfied == 0 && self.walk_loop(a) == self.line_count;
+            let whole = self.unsatisfied == 0 && self.walk_loop(a) == self.line_count;
+            if whole && self.tracking.closures {
+                // Tell the loop-closure deducer that the answer is complete.
+                self.closures.push(((a + b) / 2) as u32);
+            }
+            return whole;
         }
         self.points[ea].word = eb as u32;
         self.points[eb].word = ea as u32;
@@ -105,8 +110,14 @@ impl Board {
             .find(|&e| e != came && self.points[e].code == LINE)
     }
 
-    /// Queued edges that joined the two ends of one chain when they were queued, drained by
-    /// the loop-closure deducer.
+    /// Whether loop-closure candidates are queued.
+    #[inline]
+    pub fn has_closures(&self) -> bool {
+        !self.closures.is_empty()
+    }
+
+    /// Queued edges that joined the two ends of one chain when they were queued, or whose line
+    /// closed the loop as the whole answer, drained by the loop-closure deducer.
     pub fn take_closures(&mut self, into: &mut Vec<u32>) {
         into.clear();
         into.append(&mut self.closures);

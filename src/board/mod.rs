@@ -365,6 +365,18 @@ impl Board {
         })
     }
 
+    /// The grid edges within `radius` lattice steps (each way) of lattice index `i`.
+    pub fn edges_near(&self, i: usize, radius: isize) -> impl Iterator<Item = usize> + '_ {
+        let (y, x) = self.point(i);
+        let (h, w) = (2 * self.rows as isize, 2 * self.cols as isize);
+        let ys = (y - radius).max(0)..=(y + radius).min(h);
+        ys.flat_map(move |y| {
+            let xs = (x - radius).max(0)..=(x + radius).min(w);
+            xs.filter(move |x| (y + x) % 2 == 1)
+                .map(move |x| self.index(y, x))
+        })
+    }
+
     /// The state of the edge or the code of the cell at a lattice index.
     #[inline]
     pub fn at(&self, i: usize) -> u8 {

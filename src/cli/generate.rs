@@ -1,4 +1,5 @@
-//! `slink gen`: random Slink puzzles that the built-in rules (or those of `--rules DIR`) finish.
+//! `slink gen`: random Slink puzzles that the built-in rules (or those of `--rules DIR`) finish,
+//! and with `--blanks` ordinary Slitherlink puzzles that deduction finishes without guessing.
 //!
 //! The puzzles go to standard output in the input format, followed by the `0 0` end line, so the
 //! output can be piped straight into `slink`.
@@ -28,12 +29,26 @@ pub struct GenArgs {
     /// Print counts of candidates drawn and rejected on standard error at the end.
     #[arg(long)]
     pub stats: bool,
+    /// Ordinary Slitherlink: blank clues, in random order, while the puzzle stays uniquely
+    /// solvable by deduction (rules, loop closure, colouring and probing; never search).
+    #[arg(long)]
+    pub blanks: bool,
+    /// Judge with the rules of at most this level only (e.g. 1: no corner rules).
+    #[arg(long, value_name = "N")]
+    pub level: Option<u32>,
+    /// With --blanks: judge without probing (rules plus loop closure and colouring).
+    #[arg(long, requires = "blanks")]
+    pub no_probing: bool,
 }
 
 /// Generates the puzzles; returns the exit status.
 pub fn run(args: &GenArgs) -> i32 {
     let mut options = GenOptions::new(args.rows, args.cols);
+    if args.blanks {
+        options = options.with_blanks(!args.no_probing);
+    }
     options.seed = args.seed;
+    options.max_level = args.level;
     if let Err(e) = options.validate() {
         eprintln!("slink gen: {e}");
         return EXIT_BAD_INPUT;

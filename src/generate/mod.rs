@@ -1,4 +1,4 @@
-//! Random Slink puzzles: a random single loop, its clue counts, kept only when the rules finish it.
+//! Random puzzles: a random single loop, its clue counts, kept only when the rules finish it; for ordinary Slitherlink, clues then blanked while deduction still finishes it.
 //!
 //! A candidate is drawn in three steps:
 //!
@@ -23,6 +23,8 @@
 //! that a seed gives the same puzzles on every machine and with every version of the
 //! dependencies. Puzzle `i` of a run uses its own stream, derived from the seed and `i`, and no
 //! decision depends on time.
+
+mod blanks;
 
 use crate::board::Board;
 use crate::compile::RuleBook;
@@ -161,6 +163,15 @@ pub struct GenOptions {
     /// the work on sizes or rule sets with no puzzle the rules finish (a count, not a time, so
     /// that the output never depends on the speed of the machine).
     pub max_attempts: u64,
+    /// Ordinary Slitherlink: after a Slink puzzle is found, blank its clues in random order
+    /// while it stays uniquely solvable by the judge's deduction (see [`blanks`]).
+    pub blanks: bool,
+    /// Only rules of at most this level judge the puzzles (all levels when `None`).
+    pub max_level: Option<u32>,
+    /// The global deducers the judge may use besides the rules (of those the rule set
+    /// switches on; search never). Plain Slink puzzles default to loop closure alone, as the
+    /// puzzle's statement promises; [`GenOptions::with_blanks`] adds colouring and probing.
+    pub judge: Switches,
 }
 
 impl GenOptions {
@@ -173,7 +184,28 @@ impl GenOptions {
             fill: DEFAULT_FILL,
             compactness: DEFAULT_COMPACTNESS,
             max_attempts: DEFAULT_MAX_ATTEMPTS,
+            blanks: false,
+            max_level: None,
+            judge: Switches {
+                loop_closure: true,
+                colouring: false,
+                probing: false,
+                search: false,
+            },
         }
+    }
+
+    /// The same options for ordinary Slitherlink: clues blanked while the puzzle stays
+    /// uniquely solvable by the rules, loop closure, colouring and (when `probing`) probing.
+    pub fn with_blanks(mut self, probing: bool) -> GenOptions {
+        self.blanks = true;
+        self.judge = Switches {
+            loop_closure: true,
+            colouring: true,
+            probing,
+            search: false,
+        };
+        self
     }
 
     /// Checks the size and the option values.
@@ -198,6 +230,11 @@ impl GenOptions {
                     "{name} must be a range within 0..=1, found {range:?}"
                 )));
             }
+        }
+        if self.max_level == Some(0) {
+            return Err(GenError::BadOption(
+                "the rule level must be at least 1".to_string(),
+            ));
         }
         if self.max_attempts == 0 {
             return Err(GenError::BadOption(
@@ -516,9 +553,11 @@ impl Generator {
     /// A generator of puzzles that `book` finishes; fails when the options are invalid.
     pub fn new(options: GenOptions, book: RuleBook) -> Result<Generator, GenError> {
         options.validate()?;
+        let solver =
+            Solver::with_options(judge_book(book, options.max_level), judge_options(&options));
         Ok(Generator {
             options,
-            solver: Solver::with_options(book, slink_options()),
+            solver,
             next_index: 0,
             stats: GenStats::default(),
         })
@@ -564,6 +603,11 @@ impl Generator {
                 Outcome::Solved if !same_loop(&board, &solution) => self.stats.mismatches += 1,
                 Outcome::Solved => {
                     self.stats.puzzles += 1;
+                    let puzzle = if self.options.blanks {
+                        blanks::blank_clues(&mut self.solver, &puzzle, &solution, &mut rng)
+                    } else {
+                        puzzle
+                    };
                     return Ok(Generated {
                         puzzle,
                         solution,
@@ -585,22 +629,32 @@ impl Generator {
     }
 }
 
-/// How Slink candidates are judged: the rules and loop closure alone, as the puzzle's
-/// statement promises (no colouring, probing or search).
-fn slink_options() -> SolveOptions {
+/// How candidates are judged: by deduction alone (never search), with the deducers the
+/// options allow.
+fn judge_options(options: &GenOptions) -> SolveOptions {
     SolveOptions {
         switches: Switches {
-            loop_closure: true,
-            colouring: false,
-            probing: false,
             search: false,
+            ..options.judge
         },
         ..SolveOptions::default()
     }
 }
 
+/// The rule book without the rules above `max_level`.
+fn judge_book(book: RuleBook, max_level: Option<u32>) -> RuleBook {
+    match max_level {
+        None => book,
+        Some(level) => {
+            let mut set = book.set;
+            set.rules.retain(|r| r.level <= level);
+            RuleBook::new(set)
+        }
+    }
+}
+
 /// Whether the lines of a finished board are the loop of `solution`.
-fn same_loop(board: &Board, solution: &Solution) -> bool {
+pub(crate) fn same_loop(board: &Board, solution: &Solution) -> bool {
     let (rows, cols) = (solution.rows(), solution.cols());
     (0..=rows).all(|r| (0..cols).all(|c| board.h_line(r, c) == solution.h_line(r, c)))
         && (0..rows).all(|r| (0..=cols).all(|c| board.v_line(r, c) == solution.v_line(r, c)))

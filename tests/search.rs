@@ -1,0 +1,256 @@
+//! End-to-end tests of completeness: the built binary finishes every Slitherlink puzzle of
+//! the corpus, says whether an answer is the only one, keeps its budgets, and `slink gen
+//! --blanks` makes Slitherlink puzzles that deduction alone finishes.
+
+mod common;
+
+use common::{Run, data, slink};
+
+fn read(name: &str) -> Vec<u8> {
+    std::fs::read(data(name)).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
+}
+
+fn text(name: &str) -> String {
+    String::from_utf8(read(name)).unwrap()
+}
+
+/// The numbers of the answers in an answer stream (the lines holding only a number).
+fn answered(run: &Run) -> Vec<usize> {
+    run.stdout_text()
+        .lines()
+        .filter_map(|l| l.parse().ok())
+        .collect()
+}
+
+/// The stderr lines about puzzle `k`.
+fn lines_about(run: &Run, k: usize) -> Vec<&str> {
+    let tag = format!("puzzle {k} (");
+    run.stderr.lines().filter(|l| l.contains(&tag)).collect()
+}
+
+/// Puzzle `k` (1-based) of a stream file, as a stream of its own.
+fn nth_puzzle(name: &str, k: usize) -> String {
+    let all = text(name);
+    let mut lines = all.lines();
+    let mut seen = 0;
+    while let Some(header) = lines.next() {
+        let rows: usize = header.split_whitespace().next().unwrap().parse().unwrap();
+        let body: Vec<&str> = (0..rows).map(|_| lines.next().unwrap()).collect();
+        seen += 1;
+        if seen == k {
+            return format!("{header}\n{}\n0 0\n", body.join("\n"));
+        }
+    }
+    panic!("{name} has no puzzle {k}");
+}
+
+#[test]
+fn every_slitherlink_puzzle_of_the_corpus_is_solved_exactly_and_unique() {
+    let run = slink(&["solve", "tests/data/puzzles-slitherlink.in"], b"");
+    assert_eq!(run.stderr, "", "every puzzle solved, each unique");
+    assert!(
+        run.stdout_text() == text("puzzles-slitherlink.out"),
+        "the answers differ from tests/data/puzzles-slitherlink.out"
+    );
+    assert_eq!(run.status, 0);
+}
+
+#[test]
+fn deduction_alone_finishes_nine_in_ten_slitherlink_puzzles() {
+    let run = slink(&["--no-search", "tests/data/puzzles-slitherlink.in"], b"");
+    let expected = text("puzzles-slitherlink.out");
+    let out = run.stdout_text();
+    // Every answer printed is the expected one.
+    let blocks = |s: &str| -> Vec<String> {
+        let mut blocks: Vec<String> = Vec::new();
+        for line in s.lines() {
+            if line.parse::<usize>().is_ok() {
+                blocks.push(String::new());
+            }
+            let block = blocks.last_mut().expect("a number line first");
+            block.push_str(line);
+            block.push('\n');
+        }
+        blocks
+    };
+    let expected: Vec<String> = blocks(&expected);
+    let got = blocks(&out);
+    for block in &got {
+        let k: usize = block.lines().next().unwrap().parse().unwrap();
+        assert_eq!(block, &expected[k - 1], "answer {k}");
+    }
+    assert!(
+        got.len() * 10 >= 580 * 9,
+        "only {} of 580 solved by deduction",
+        got.len()
+    );
+    // The others are reported stuck, and nothing is called unsolvable.
+    assert_eq!(
+        run.stderr.lines().count(),
+        580 - got.len(),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.lines().all(|l| l.contains("stuck")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.status, 1);
+}
+
+#[test]
+fn no_search_gives_the_same_results_on_the_slink_corpus() {
+    for args in [
+        vec!["--no-search", "tests/data/puzzles-slink.in"],
+        vec![
+            "--no-search",
+            "--no-probing",
+            "--no-colouring",
+            "tests/data/puzzles-slink.in",
+        ],
+    ] {
+        let run = slink(&args, b"");
+        assert_eq!(run.stderr, "", "{args:?}");
+        assert!(
+            run.stdout_text() == text("puzzles-slink.out"),
+            "{args:?}: answers differ"
+        );
+        assert_eq!(run.status, 0);
+    }
+}
+
+#[test]
+fn several_solutions_and_none_are_named_and_the_stream_goes_on() {
+    let blank5 = format!("5 5\n{}0 0\n", ". . . . .\n".repeat(5));
+    let input = format!(
+        "2 2\n. .\n. .\n2 2\n3 3\n3 3\n{}2 2\n2 2\n2 2\n0 0\n",
+        blank5.trim_end_matches("0 0\n")
+    );
+    let run = slink(&["--timeout", "60"], input.as_bytes());
+    // 1: blank 2x2, several; 2: 3s, none; 3: blank 5x5, several; 4: the sample's 2x2, solved.
+    assert_eq!(answered(&run), vec![1, 3, 4], "{}", run.stderr);
+    for k in [1, 3] {
+        let lines = lines_about(&run, k);
+        assert_eq!(lines.len(), 1, "{}", run.stderr);
+        assert!(lines[0].contains("several solutions"), "{}", lines[0]);
+    }
+    let lines = lines_about(&run, 2);
+    assert_eq!(lines.len(), 1, "{}", run.stderr);
+    assert!(lines[0].contains("no solution"), "{}", lines[0]);
+    assert!(lines_about(&run, 4).is_empty(), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 3, "{}", run.stderr);
+    assert_eq!(run.status, 1);
+    // The answers printed for several solutions are loops meeting every clue: the 2x2 of
+    // blanks has a loop; the last answer is the sample's.
+    assert!(run.stdout_text().ends_with(
+        "4\n#############\n#           #\n# +-------+ #\n# | 2   2 | #\n# |       | #\n# | 2   2 | #\n# +-------+ #\n#           #\n#############\n"
+    ));
+}
+
+#[test]
+fn budgets_end_a_puzzle_as_limit_and_the_stream_goes_on() {
+    // Puzzle 132 of the corpus (5x5) needs search: deduction alone is stuck on it.
+    let hard = nth_puzzle("puzzles-slitherlink.in", 132);
+    let stuck = slink(&["--no-search"], hard.as_bytes());
+    assert!(stuck.stderr.contains("stuck"), "{}", stuck.stderr);
+    let two = format!("{}{}", hard.trim_end_matches("0 0\n"), hard);
+    let run = slink(&["--max-nodes", "1"], two.as_bytes());
+    for k in [1, 2] {
+        let lines = lines_about(&run, k);
+        assert_eq!(lines.len(), 1, "{}", run.stderr);
+        assert!(
+            lines[0].contains("limit") && lines[0].contains("search-node limit (1)"),
+            "{}",
+            lines[0]
+        );
+    }
+    assert_eq!(run.status, 1);
+    // Enough nodes: solved, unique.
+    let run = slink(&["--max-nodes", "1000"], two.as_bytes());
+    assert_eq!(run.stderr, "");
+    assert_eq!(answered(&run), vec![1, 2]);
+    // A time limit far below what any puzzle takes.
+    let blank = format!("12 12\n{}0 0\n", ". . . . . . . . . . . .\n".repeat(12));
+    let input = format!("{}2 2\n2 2\n2 2\n0 0\n", blank.trim_end_matches("0 0\n"));
+    let run = slink(&["--timeout", "0.000001"], input.as_bytes());
+    let lines = lines_about(&run, 1);
+    assert_eq!(lines.len(), 1, "{}", run.stderr);
+    assert!(lines[0].contains("time limit"), "{}", lines[0]);
+    assert_eq!(answered(&run).last(), Some(&2), "the stream goes on");
+    assert_eq!(run.status, 1);
+    // Bad budgets are refused.
+    for args in [
+        ["--timeout", "-1"],
+        ["--timeout", "soon"],
+        ["--max-nodes", "x"],
+    ] {
+        let run = slink(&args, b"0 0\n");
+        assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn an_empty_rule_set_does_not_search() {
+    let dir = std::env::temp_dir().join(format!("slink-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = slink(&["--rules", dir.to_str().unwrap()], b"2 2\n. .\n. .\n0 0\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(run.stdout_text(), "");
+    assert!(run.stderr.contains("stuck"), "{}", run.stderr);
+}
+
+#[test]
+fn gen_blanks_makes_slitherlink_that_deduction_finishes_uniquely() {
+    let generate = |args: &[&str]| {
+        let run = slink(args, b"");
+        assert_eq!(run.status, 0, "{args:?}: {}", run.stderr);
+        run.stdout
+    };
+    let args = [
+        "gen", "--blanks", "--rows", "8", "--cols", "9", "--count", "5", "--seed", "11",
+    ];
+    let first = generate(&args);
+    assert_eq!(first, generate(&args), "same seed, same output");
+    let other = generate(&[
+        "gen", "--blanks", "--rows", "8", "--cols", "9", "--count", "5", "--seed", "12",
+    ]);
+    assert_ne!(first, other);
+    let stream = String::from_utf8(first.clone()).unwrap();
+    let blanks = stream.split_whitespace().filter(|&w| w == ".").count();
+    assert!(blanks > 5 * 72 / 4, "few blanks: {stream}");
+    // Deduction alone (no search) finishes each one; search agrees that it is unique.
+    let deduced = slink(&["--no-search"], &first);
+    assert_eq!(deduced.stderr, "", "{stream}");
+    assert_eq!(answered(&deduced), vec![1, 2, 3, 4, 5]);
+    let searched = slink(&[], &first);
+    assert_eq!(searched.stderr, "");
+    assert_eq!(searched.stdout, deduced.stdout);
+    // Without probing, rules plus loop closure and colouring finish them; capped at level 1,
+    // the level-1 rules do.
+    let plain = generate(&[
+        "gen",
+        "--blanks",
+        "--no-probing",
+        "--rows",
+        "7",
+        "--cols",
+        "7",
+        "--count",
+        "4",
+    ]);
+    let run = slink(&["--no-search", "--no-probing"], &plain);
+    assert_eq!(run.stderr, "");
+    assert_eq!(answered(&run), vec![1, 2, 3, 4]);
+    let level1 = generate(&[
+        "gen", "--blanks", "--level", "1", "--rows", "6", "--cols", "6", "--count", "3",
+    ]);
+    let run = slink(&["--no-search"], &level1);
+    assert_eq!(run.stderr, "");
+    assert_eq!(answered(&run), vec![1, 2, 3]);
+    // --no-probing needs --blanks; level 0 is refused.
+    let bad = slink(&["gen", "--no-probing", "--rows", "4", "--cols", "4"], b"");
+    assert_eq!(bad.status, 2, "{}", bad.stderr);
+    let bad = slink(&["gen", "--level", "0", "--rows", "4", "--cols", "4"], b"");
+    assert_eq!(bad.status, 2, "{}", bad.stderr);
+}
