@@ -123,6 +123,7 @@ impl Colouring {
 
     /// Relates two cells (lattice indices): different colours when `differ`. `tag` is the
     /// trail length the relation rests on. False when it contradicts what is known.
+    #[inline(never)]
     pub fn relate(&mut self, cells: [usize; 2], differ: bool, tag: usize) -> bool {
         let (ra, pa) = self.find((cells[0] >> 1) as u32);
         let (rb, pb) = self.find((cells[1] >> 1) as u32);

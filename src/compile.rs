@@ -2,10 +2,14 @@
 //!
 //! A [`RuleBook`] is built once from a rule set. [`Matchers`] lay its variants out for one
 //! lattice stride (offsets become plain index differences), in three forms:
+//! - a variant that reads one clue cell and only its 4 sides (the counting rules) is folded
+//!   into a 256-entry table per clue, indexed by the cell's side word: one lookup per woken
+//!   cell ([`Table`]);
+//! - a variant that reads only the 4 edges of one dot is folded into a 256-entry table
+//!   indexed by the dot's word;
 //! - a variant that reads one or two clue cells and edges among their 12 slots (sides and
 //!   corner exits) becomes a (mask, value) [`CellTest`] on the cells' slot words, filed in
 //!   watch lists by (clue, slot, new state);
-//! - a variant that reads only the 4 edges of one dot is folded into a 256-entry table;
 //! - anything else goes to the general watch index: per edge direction and new state, the
 //!   entries that read such an edge, grouped by the clue they need nearby.
 //!
@@ -294,8 +298,59 @@ pub struct WatchList {
 /// A list of cell tests.
 pub type CellRules = Vec<CellTest>;
 
-/// What one dot state concludes on each of the dot's 4 edges: (state to set or 0, variant).
-pub type DotAction = [(u8, u32); 4];
+/// What the variants folded into it conclude for each of the 256 states of four edges (a
+/// dot's, or a clue cell's sides): per state, a byte with 2 bits per edge (`01` line, `10`
+/// cross, `00` nothing; see [`crate::board::slot_bits`]) read on the hot path, and the
+/// variant behind each conclusion, read only for reasons and statistics.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Per state: what to set, 2 bits per edge; only edges not already in that state.
+    pub set: [u8; 256],
+    /// Per state and edge: the variant that concludes it.
+    pub variants: Vec<[u32; 4]>,
+    /// Whether any variant is folded in.
+    pub used: bool,
+}
+
+impl Default for Table {
+    fn default() -> Table {
+        Table {
+            set: [0; 256],
+            variants: vec![[0; 4]; 256],
+            used: false,
+        }
+    }
+}
+
+impl Table {
+    /// Folds in variant `vi`, whose premise and conclusion facts sit on the four edges
+    /// (`slot` maps a fact's position to its edge 0-3; facts it maps to `None` are ignored,
+    /// such as the clue of a cell table).
+    fn fold(&mut self, vi: usize, v: &Variant, slot: &dyn Fn(Pos) -> Option<usize>) {
+        self.used = true;
+        for state in 0..256u32 {
+            let holds = v.premise.iter().all(|f| match slot(f.at) {
+                Some(k) => {
+                    let b = bit(k, f.glyph);
+                    state & b == b
+                }
+                None => true,
+            });
+            if !holds {
+                continue;
+            }
+            for f in &v.conclusion {
+                let Some(k) = slot(f.at) else { continue };
+                let b = bit(k, f.glyph);
+                let s = &mut self.set[state as usize];
+                if state & b == 0 && (u32::from(*s) >> (2 * k)) & 3 == 0 {
+                    *s |= b as u8;
+                    self.variants[state as usize][k] = vi as u32;
+                }
+            }
+        }
+    }
+}
 
 /// The variants of a rule book laid out for one stride, with the watch index.
 #[derive(Clone, Debug)]
@@ -323,12 +378,13 @@ pub struct Matchers {
     pub cell_watch: Vec<WatchList>,
     /// The tests of `cell_watch`, list after list.
     pub cell_watch_tests: Vec<CellTest>,
-    /// For each of the 256 states of a dot's 4 edges, what the dot-local variants conclude.
-    pub dots: Vec<DotAction>,
-    /// Whether any variant is dot-local (otherwise dots need no evaluation).
-    pub has_dot_rules: bool,
-    /// For each dot state, whether the dot table concludes anything there.
-    pub dot_live: Vec<bool>,
+    /// The dot-local variants, by the dot's word.
+    pub dots: Table,
+    /// The variants that read one clue cell's sides only, by clue, then by the side word.
+    pub sides: [Table; 4],
+    /// Whether any cell test is filed in `cell_watch` (otherwise woken cells need only the
+    /// side tables).
+    pub has_cell_lists: bool,
     /// Cell tests without any edge premise, by clue: the only ones that can hold on a fresh interior cell.
     pub static_cells: [CellRules; 4],
     /// The 6 cells whose slots hold an edge, by direction (1 horizontal, 0 vertical): (index difference to the cell, slot).
@@ -466,9 +522,9 @@ impl Matchers {
             cells: Default::default(),
             cell_watch: Vec::new(),
             cell_watch_tests: Vec::new(),
-            dots: vec![[(0, 0); 4]; 256],
-            has_dot_rules: false,
-            dot_live: vec![false; 256],
+            dots: Table::default(),
+            sides: Default::default(),
+            has_cell_lists: false,
             static_cells: Default::default(),
             edge_cells: Default::default(),
         };
@@ -490,6 +546,11 @@ impl Matchers {
                 }
                 Shape::Cell(cell, n) => {
                     let (mask, value, conclude) = word_bits(cell, v, &|_| false);
+                    if (mask | conclude) & !0xFF == 0 {
+                        let side = |p: Pos| CELL_SLOTS[..4].iter().position(|&s| cell + s == p);
+                        m.sides[n as usize].fold(vi, v, &side);
+                        continue;
+                    }
                     let test = CellTest {
                         mask,
                         value,
@@ -611,6 +672,7 @@ impl Matchers {
         }
         m.statics = statics.map(|l| push_all(&mut m, l));
         m.build_dot_table(variants, &dot_variants);
+        m.has_cell_lists = cell_watch.iter().any(|l| !l.is_empty());
         for list in cell_watch {
             let start = m.cell_watch_tests.len() as u32;
             let concludes = list.iter().fold(0, |acc, t| {
@@ -633,34 +695,11 @@ impl Matchers {
         m
     }
 
-    /// Evaluates every dot-local variant on each of the 256 states of a dot's edges.
+    /// Folds every dot-local variant into the dot table.
     fn build_dot_table(&mut self, variants: &[Variant], dot_variants: &[(usize, Pos)]) {
-        self.has_dot_rules = !dot_variants.is_empty();
-        for state in 0..256u32 {
-            let action = &mut self.dots[state as usize];
-            for &(vi, dot) in dot_variants {
-                let slot = |p: Pos| {
-                    DOT_SLOTS
-                        .iter()
-                        .position(|&s| dot + s == p)
-                        .expect("dot-local")
-                };
-                let v = &variants[vi];
-                let holds = v.premise.iter().all(|f| {
-                    let b = bit(slot(f.at), f.glyph);
-                    state & b == b
-                });
-                if !holds {
-                    continue;
-                }
-                for f in &v.conclusion {
-                    let k = slot(f.at);
-                    if state & bit(k, f.glyph) == 0 && action[k].0 == 0 {
-                        action[k] = (if f.glyph == Glyph::Line { LINE } else { CROSS }, vi as u32);
-                        self.dot_live[state as usize] = true;
-                    }
-                }
-            }
+        for &(vi, dot) in dot_variants {
+            let slot = |p: Pos| DOT_SLOTS.iter().position(|&s| dot + s == p);
+            self.dots.fold(vi, &variants[vi], &slot);
         }
     }
 }

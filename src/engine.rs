@@ -145,6 +145,9 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             }
             level = stage.level;
             let decided = board.trail().len();
+            if stage.all.has_cell_lists {
+                board.keep_exits();
+            }
             self.matchers = &stage.new;
             if k == 0 {
                 // A fresh board: only the border ring and the edges given before the start
@@ -180,6 +183,9 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// to the next fixpoint with every rule level on (and the deducers of [`Engine::start`]).
     pub fn propagate(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
         self.matchers = &self.stages.stages[self.stages.stages.len() - 1].all;
+        if self.matchers.has_cell_lists {
+            board.keep_exits();
+        }
         self.propagate_here(board, head)
     }
 
@@ -193,7 +199,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         let border = |r: isize, c: isize, h: isize, w: isize| {
             everywhere || r == 0 || c == 0 || r == h - 1 || c == w - 1
         };
-        if m.has_dot_rules {
+        if m.dots.used {
             for r in 0..=rows {
                 for c in 0..=cols {
                     if border(r, c, rows + 1, cols + 1) {
@@ -210,6 +216,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                     continue;
                 }
                 let clue = code.trailing_zeros() as usize - 4;
+                self.eval_sides(board, cell, clue)?;
                 let tests = if border(r, c, rows, cols) {
                     &m.cells[clue]
                 } else {
@@ -275,32 +282,63 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     }
 
     /// Re-evaluates the dot-local variants at a dot through the dot table.
-    #[inline]
+    #[inline(always)]
     fn eval_dot(&mut self, board: &mut Board, dot: usize) -> Result<(), Contradiction> {
-        let state = board.dot_word(dot) as usize;
-        if self.matchers.dot_live[state] {
-            self.apply_dot(board, dot, state)?;
+        let m = self.matchers;
+        let state = board.dot_word(dot);
+        let set = m.dots.set[state as usize];
+        if set != 0 {
+            self.apply_table(
+                board,
+                dot,
+                set,
+                &m.dots.variants[state as usize],
+                &m.dot_offsets,
+            )?;
         }
         Ok(())
     }
 
-    /// Applies what the dot table concludes for a dot in this state.
-    #[inline(never)]
-    fn apply_dot(
+    /// Re-evaluates the side-only variants of a clue cell through its clue's side table.
+    #[inline(always)]
+    fn eval_sides(
         &mut self,
         board: &mut Board,
-        dot: usize,
-        state: usize,
+        cell: usize,
+        clue: usize,
     ) -> Result<(), Contradiction> {
         let m = self.matchers;
-        for (k, &(set, variant)) in m.dots[state].iter().enumerate() {
-            if set != 0 {
+        let table = &m.sides[clue];
+        let state = (board.word(cell) & 0xFF) as usize;
+        let set = table.set[state];
+        if set != 0 {
+            let offsets = &m.cell_offsets[..4];
+            self.apply_table(board, cell, set, &table.variants[state], offsets)?;
+        }
+        Ok(())
+    }
+
+    /// Sets the edges a table entry asks for (2 bits per edge in `set`) around `anchor`.
+    #[inline(never)]
+    fn apply_table(
+        &mut self,
+        board: &mut Board,
+        anchor: usize,
+        set: u8,
+        variants: &[u32; 4],
+        offsets: &[isize],
+    ) -> Result<(), Contradiction> {
+        for k in 0..4 {
+            let bits = (set >> (2 * k)) & 3;
+            if bits != 0 {
+                let state = if bits == 1 { LINE } else { CROSS };
+                let variant = variants[k];
                 let changed = board.set_edge(
-                    dot.wrapping_add_signed(m.dot_offsets[k]),
-                    set,
+                    anchor.wrapping_add_signed(offsets[k]),
+                    state,
                     Reason::Rule {
                         variant,
-                        anchor: dot as u32,
+                        anchor: anchor as u32,
                     },
                 )?;
                 self.count_fired(variant, u64::from(changed));
@@ -405,15 +443,33 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     #[inline]
     fn wake(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
         let m = self.matchers;
-        if m.has_dot_rules {
-            let (a, b) = if q & 1 == 1 {
-                (q - 1, q + 1)
-            } else {
-                (q - m.stride, q + m.stride)
-            };
+        let [a, b] = board.edge_dots(q);
+        if m.dots.used {
             self.eval_dot(board, a)?;
             self.eval_dot(board, b)?;
         }
+        for cell in board.edge_cells(q) {
+            let code = board.at(cell);
+            if code >= CLUE0 {
+                let clue = code.trailing_zeros() as usize - 4;
+                if m.sides[clue].used {
+                    self.eval_sides(board, cell, clue)?;
+                }
+            }
+        }
+        if m.has_cell_lists {
+            self.wake_lists(board, q, state)?;
+        }
+        if !m.entries.is_empty() {
+            self.wake_general(board, q, state)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the cell tests watching the edge at `q` (which just became `state`) in the six
+    /// cells that hold it in their slots.
+    fn wake_lists(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
+        let m = self.matchers;
         let s = usize::from(state != LINE);
         for &(off, k) in &m.edge_cells[q & 1] {
             let cell = q.wrapping_add_signed(off);
@@ -428,9 +484,6 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                     }
                 }
             }
-        }
-        if !m.entries.is_empty() {
-            self.wake_general(board, q, state)?;
         }
         Ok(())
     }

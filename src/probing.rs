@@ -147,7 +147,7 @@ impl Prober {
             }
             let [a, b] = board.edge_dots(e);
             let [c, d] = board.edge_cells(e);
-            if board.lines_at(a) == 1 || board.lines_at(b) == 1 {
+            if board.dot_lines(a) == 1 || board.dot_lines(b) == 1 {
                 self.order.push(e as u32);
             } else if clue_of(board.at(c)).is_some() || clue_of(board.at(d)).is_some() {
                 clue_edges.push(e as u32);

@@ -278,8 +278,8 @@ fn choose(board: &Board, strategy: Strategy) -> usize {
         // sides (a blank cell: many).
         match clue_of(board.at(cell)) {
             Some(clue) => {
-                let unknown = 4 - board.lines_at(cell) - board.crosses_at(cell);
-                let need = clue.saturating_sub(board.lines_at(cell));
+                let unknown = 4 - board.cell_lines(cell) - board.cell_crosses(cell);
+                let need = clue.saturating_sub(board.cell_lines(cell));
                 binomial(unknown, need)
             }
             None => 16,
@@ -296,8 +296,8 @@ fn choose(board: &Board, strategy: Strategy) -> usize {
         let open = board
             .edge_dots(e)
             .into_iter()
-            .filter(|&dot| board.lines_at(dot) == 1)
-            .map(|dot| 3 - u64::from(board.crosses_at(dot)))
+            .filter(|&dot| board.dot_lines(dot) == 1)
+            .map(|dot| 3 - u64::from(board.dot_crosses(dot)))
             .min()
             .unwrap_or(7);
         let score = if strategy.clues_first {

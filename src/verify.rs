@@ -10,7 +10,7 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
     for r in 0..=rows {
         for c in 0..=cols {
             let d = board.index(2 * r, 2 * c);
-            match board.lines_at(d) {
+            match board.dot_lines(d) {
                 0 => {}
                 2 => start = start.or(Some(d)),
                 n => return Err(board.contradiction(Why::DotDegree(n), d)),
@@ -21,7 +21,7 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
         for c in 0..cols {
             if let Some(clue) = board.clue(r as usize, c as usize) {
                 let cell = board.index(2 * r + 1, 2 * c + 1);
-                let n = board.lines_at(cell);
+                let n = board.cell_lines(cell);
                 if n != clue {
                     return Err(board.contradiction(Why::ClueCount { lines: n, clue }, cell));
                 }

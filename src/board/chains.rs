@@ -1,6 +1,6 @@
 //! Chain ends: for every dot that ends a chain of lines, the chain's other end, kept in step by `set_edge` and `undo_to` without a log.
 //!
-//! A dot with one line ends a chain; its record's `word` holds the lattice index of the
+//! A dot with one line ends a chain; its word (`words[dot / 2]`) holds the lattice index of the
 //! chain's other end (its *mate*). Adding a line between dots `a` and `b` (each with at most
 //! one line before) joins the chain ending at `a` (other end `ea`, or `a` itself when `a` was
 //! bare) to the one ending at `b`: only `mate[ea]` and `mate[eb]` are written. `a` and `b`
@@ -21,15 +21,15 @@ impl Board {
     /// The other end of the chain of lines that ends at `dot` (a dot with one line).
     #[inline]
     pub fn chain_end(&self, dot: usize) -> usize {
-        self.points[dot].word as usize
+        self.words[dot >> 1] as usize
     }
 
     /// Joins the chains at `a` and `b` for the line just added between them (each now has at
     /// most two lines). False when the line closed a loop that is not the whole answer.
     #[inline]
     pub(super) fn link(&mut self, a: usize, b: usize) -> bool {
-        let bare_a = self.points[a].lines == 1;
-        let bare_b = self.points[b].lines == 1;
+        let bare_a = self.dot_lines(a) == 1;
+        let bare_b = self.dot_lines(b) == 1;
         let ea = if bare_a { a } else { self.chain_end(a) };
         let eb = if bare_b { b } else { self.chain_end(b) };
         if ea == b {
@@ -40,12 +40,12 @@ impl Board {
             }
             return whole;
         }
-        self.points[ea].word = eb as u32;
-        self.points[eb].word = ea as u32;
+        self.words[ea >> 1] = eb as u32;
+        self.words[eb >> 1] = ea as u32;
         if self.tracking.closures {
             let diff = ea.abs_diff(eb);
             let edge = ea.min(eb) + diff / 2;
-            if (diff == 2 || diff == 2 * self.stride) && self.points[edge].code == UNKNOWN {
+            if (diff == 2 || diff == 2 * self.stride) && self.codes[edge] == UNKNOWN {
                 self.closures.push(edge as u32);
             }
         }
@@ -56,17 +56,17 @@ impl Board {
     /// (each still counts it).
     #[inline]
     pub(super) fn unlink(&mut self, a: usize, b: usize) {
-        let bare_a = self.points[a].lines == 1;
-        let bare_b = self.points[b].lines == 1;
+        let bare_a = self.dot_lines(a) == 1;
+        let bare_b = self.dot_lines(b) == 1;
         if !bare_a && !bare_b && self.chain_end(a) == b {
             return; // the line had closed a loop: nothing was written
         }
         let ea = if bare_a { a } else { self.chain_end(a) };
         let eb = if bare_b { b } else { self.chain_end(b) };
-        self.points[ea].word = a as u32;
-        self.points[a].word = ea as u32;
-        self.points[eb].word = b as u32;
-        self.points[b].word = eb as u32;
+        self.words[ea >> 1] = a as u32;
+        self.words[a >> 1] = ea as u32;
+        self.words[eb >> 1] = b as u32;
+        self.words[b >> 1] = eb as u32;
     }
 
     /// Walks the lines from `start` (a dot on a closed loop) back to it; returns the loop's length.
@@ -107,7 +107,7 @@ impl Board {
     fn next_line(&self, dot: usize, came: usize) -> Option<usize> {
         self.dot_edges(dot)
             .into_iter()
-            .find(|&e| e != came && self.points[e].code == LINE)
+            .find(|&e| e != came && self.codes[e] == LINE)
     }
 
     /// Whether loop-closure candidates are queued.
@@ -127,9 +127,9 @@ impl Board {
     #[inline]
     pub fn joins_chain_ends(&self, edge: usize) -> bool {
         let [a, b] = self.edge_dots(edge);
-        self.points[edge].code == UNKNOWN
-            && self.points[a].lines == 1
-            && self.points[b].lines == 1
+        self.codes[edge] == UNKNOWN
+            && self.dot_lines(a) == 1
+            && self.dot_lines(b) == 1
             && self.chain_end(a) == b
     }
 
@@ -138,8 +138,8 @@ impl Board {
     pub fn closing_finishes(&self, edge: usize) -> bool {
         let mut unsatisfied = self.unsatisfied as isize;
         for c in self.edge_cells(edge) {
-            if let Some(clue) = super::clue_of(self.points[c].code) {
-                let n = self.points[c].lines;
+            if let Some(clue) = super::clue_of(self.codes[c]) {
+                let n = self.cell_lines(c);
                 if n + 1 == clue {
                     unsatisfied -= 1;
                 } else if n == clue {

@@ -112,38 +112,141 @@ pub struct Tracking {
     pub reasons: bool,
 }
 
-/// What the board keeps about one point of the lattice.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C)]
-struct Point {
-    /// Edge state ([`UNKNOWN`], [`LINE`], [`CROSS`], [`OFF`]) or cell clue code (`CLUE0 << n`, 0 for none).
-    code: u8,
-    /// Lines around a dot or cell.
-    lines: u8,
-    /// Crosses (off-grid edges included) around a dot or cell.
-    crosses: u8,
-    /// A dot's 4 edges (N, E, S, W), 2 bits each (see [`slot_bits`]).
-    dot_word: u8,
-    /// A cell's 12 slots (sides, then corner exits), 2 bits each. For a dot that ends a
-    /// chain of lines: the lattice index of the chain's other end (see `chains`).
-    word: u32,
+/// Per 4-slot word (a dot's edges, or a cell's sides: 2 bits each): lines in the low
+/// nibble, crosses (off-grid edges included) in the high nibble.
+static COUNTS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut w = 0;
+    while w < 256 {
+        let (mut lines, mut crosses) = (0u8, 0u8);
+        let mut k = 0;
+        while k < 4 {
+            match (w >> (2 * k)) & 3 {
+                1 => lines += 1,
+                2 => crosses += 1,
+                _ => {}
+            }
+            k += 1;
+        }
+        t[w] = lines | (crosses << 4);
+        w += 1;
+    }
+    t
+};
+
+/// [`CELL_STATUS`]: the cell has more lines than its clue.
+const EXCEEDED: u8 = 1;
+/// [`CELL_STATUS`]: the cell can no longer reach its clue.
+const UNREACHABLE: u8 = 2;
+/// [`CELL_STATUS`]: the cell has exactly its clue's lines.
+const SATISFIED: u8 = 4;
+/// [`CELL_STATUS`]: the cell has exactly one line more than its clue.
+const ONE_OVER: u8 = 8;
+/// [`DOT_STATUS`]: three or four lines.
+const THREE_LINES: u8 = 1;
+/// [`DOT_STATUS`]: one line and no way on.
+const DEAD_END: u8 = 2;
+
+/// Per cell code / 16 (0 for a blank cell, `1 << n` for clue `n`) and side word: the
+/// [`EXCEEDED`], [`UNREACHABLE`], [`SATISFIED`] and [`ONE_OVER`] flags.
+static CELL_STATUS: [[u8; 256]; 9] = {
+    let mut t = [[0u8; 256]; 9];
+    let mut clue = 0;
+    while clue < 4 {
+        let mut w = 0;
+        while w < 256 {
+            let c = COUNTS[w];
+            let (lines, crosses) = (c & 15, c >> 4);
+            let mut status = 0;
+            if lines > clue {
+                status |= EXCEEDED;
+            }
+            if crosses > 4 - clue {
+                status |= UNREACHABLE;
+            }
+            if lines == clue {
+                status |= SATISFIED;
+            }
+            if lines == clue + 1 {
+                status |= ONE_OVER;
+            }
+            t[1 << clue][w] = status;
+            w += 1;
+        }
+        clue += 1;
+    }
+    t
+};
+
+/// Per dot word: the [`THREE_LINES`] and [`DEAD_END`] flags.
+static DOT_STATUS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut w = 0;
+    while w < 256 {
+        let c = COUNTS[w];
+        let (lines, crosses) = (c & 15, c >> 4);
+        if lines > 2 {
+            t[w] = THREE_LINES;
+        } else if lines == 1 && crosses == 3 {
+            t[w] = DEAD_END;
+        }
+        w += 1;
+    }
+    t
+};
+
+/// What `set_edge` found wrong, packed: the kind in the top 16 bits (the [`CELL_STATUS`]
+/// flags, the [`DOT_STATUS`] flags shifted by 2, or [`EARLY_LOOP`]) and the lattice index of
+/// the place below; 0 for nothing. Turned into a [`Contradiction`] only when there is one.
+type Problem = u64;
+
+/// [`Problem`] kind: a loop closed before the puzzle is done.
+const EARLY_LOOP: u64 = 1 << 5;
+
+/// A [`Problem`] of kind `kind` at lattice index `at`.
+#[inline(always)]
+fn problem_at(kind: u64, at: usize) -> Problem {
+    (kind << 48) | at as u64
+}
+
+/// Lines and crosses of a 4-slot word (see [`COUNTS`]).
+#[inline(always)]
+fn counts(word: u32) -> (u8, u8) {
+    let c = COUNTS[(word & 0xFF) as usize];
+    (c & 15, c >> 4)
 }
 
 /// A puzzle being solved.
+///
+/// Memory: one byte per lattice point (`codes`: an edge's state, a cell's clue code, a dot's
+/// word of its 4 edges) and one `u32` per two points (`words`, at lattice index / 2, where
+/// dots and cells never collide: a cell's 12 slots, a dot's chain mate), so about 12 bytes
+/// per cell, plus the trail (4 bytes per decided edge) and, when tracked, the reasons (8).
+/// Line and cross counts are read off the words through a 256-entry table.
 #[derive(Clone)]
 pub struct Board {
     rows: usize,
     cols: usize,
     margin: usize,
     stride: usize,
-    /// Everything known about each lattice point, by lattice index: one record per point so
-    /// that an edge's neighbourhood sits in few cache lines.
-    points: Vec<Point>,
-    /// The cells whose slots hold an edge, for horizontal (`[1]`) and vertical (`[0]`) edges:
-    /// (index difference from the edge to the cell, the bits of the slot).
-    slot_watch: [[(isize, u32); 6]; 2],
-    /// Every edge decided, in order: the log that [`Board::undo_to`] takes back.
+    /// Per lattice point: an edge's state ([`UNKNOWN`], [`LINE`], [`CROSS`], [`OFF`]), a
+    /// cell's clue code (`CLUE0 << n`, 0 for none), a dot's 4 edges (N, E, S, W; 2 bits each,
+    /// see [`slot_bits`]).
+    codes: Vec<u8>,
+    /// Per dot and cell, at lattice index / 2: a cell's 12 slots (sides, then corner exits),
+    /// 2 bits each; for a dot that ends a chain of lines, the lattice index of the chain's
+    /// other end (see `chains`).
+    words: Vec<u32>,
+    /// Whether cells' corner-exit slots are kept in their words (only the cell tests of
+    /// `compile` read them; side slots are always kept). Switched on by
+    /// [`Board::keep_exits`], never off.
+    exits: bool,
+    /// Every edge decided, in order (the first `decided` entries): the log that
+    /// [`Board::undo_to`] takes back. Sized once to the number of edges, as no edge is
+    /// decided twice, so a write needs no capacity check.
     trail: Vec<u32>,
+    /// Entries of `trail` in use.
+    decided: usize,
     /// The reason of each trail entry, packed (see [`Reason::pack`]), when tracked.
     reasons: Vec<u64>,
     tracking: Tracking,
@@ -157,99 +260,130 @@ pub struct Board {
 }
 
 impl Board {
-    /// Lays out a puzzle with `margin` (rounded up to even) off-grid lattice points on every side.
+    /// Lays out a puzzle with `margin` (rounded up to even, at least 4) off-grid lattice points on every side.
     pub fn new(puzzle: &Puzzle, margin: usize, tracking: Tracking) -> Board {
-        let margin = margin.next_multiple_of(2).max(2);
-        let (rows, cols) = (puzzle.rows, puzzle.cols);
-        let stride = (2 * cols + 1 + 2 * margin).next_multiple_of(2);
-        let height = 2 * rows + 1 + 2 * margin;
-        // Every edge slot starts off-grid (dot rows: odd columns; cell rows: even columns) ...
-        let off = Point {
-            code: OFF,
-            ..Point::default()
-        };
-        let pattern = |parity: usize| -> Vec<Point> {
-            (0..stride)
-                .map(|x| {
-                    if x % 2 == parity {
-                        off
-                    } else {
-                        Point::default()
-                    }
-                })
-                .collect()
-        };
-        let (dot_row, cell_row) = (pattern(1), pattern(0));
-        let mut points = Vec::with_capacity(stride * height);
-        for y in 0..height {
-            points.extend_from_slice(if y % 2 == 0 { &dot_row } else { &cell_row });
-        }
-        // ... then the grid's own edges become unknown and its cells get their clues.
-        let mut unsatisfied = 0;
-        for y in 0..=2 * rows {
-            let base = (y + margin) * stride + margin;
-            let row = &mut points[base..base + 2 * cols + 1];
-            if y % 2 == 0 {
-                for x in (1..2 * cols).step_by(2) {
-                    row[x].code = UNKNOWN;
-                }
-            } else {
-                let clues = &puzzle.clues[(y / 2) * cols..(y / 2 + 1) * cols];
-                for (j, clue) in clues.iter().enumerate() {
-                    row[2 * j].code = UNKNOWN;
-                    if let Some(n) = *clue {
-                        row[2 * j + 1].code = CLUE0 << n;
-                        unsatisfied += usize::from(n != 0);
-                    }
-                }
-                row[2 * cols].code = UNKNOWN;
-            }
-        }
-        let flat = |p: crate::geometry::Pos| p.y as isize * stride as isize + p.x as isize;
-        let mut slot_watch = [[(0isize, 0u32); 6]; 2];
-        let mut filled = [0usize; 2];
-        for (k, &p) in CELL_SLOTS.iter().enumerate() {
-            let dir = (p.y & 1) as usize;
-            slot_watch[dir][filled[dir]] = (-flat(p), 3 << (2 * k));
-            filled[dir] += 1;
-        }
-        let edges = (rows + 1) * cols + rows * (cols + 1);
         let mut board = Board {
-            points,
-            slot_watch,
-            rows,
-            cols,
-            margin,
-            stride,
-            trail: Vec::with_capacity(edges),
-            reasons: Vec::with_capacity(if tracking.reasons { edges } else { 0 }),
+            rows: 0,
+            cols: 0,
+            margin: 0,
+            stride: 0,
+            codes: Vec::new(),
+            words: Vec::new(),
+            exits: false,
+            trail: Vec::new(),
+            decided: 0,
+            reasons: Vec::new(),
             tracking,
-            unknown: edges,
-            unsatisfied,
+            unknown: 0,
+            unsatisfied: 0,
             line_count: 0,
             closures: Vec::new(),
             colouring: None,
         };
-        // Only the border ring sees off-grid edges: its dots count them as crosses, and its
-        // cells and dots hold them in their words.
+        board.reset(puzzle, margin, tracking);
+        board
+    }
+
+    /// Lays out another puzzle on this board, reusing its memory (a stream's boards are all
+    /// alike in size, so after the first puzzle nothing is allocated). The margin is at least
+    /// 4, so that the words of the off-grid cells along the border can be read whole.
+    pub fn reset(&mut self, puzzle: &Puzzle, margin: usize, tracking: Tracking) {
+        let margin = margin.next_multiple_of(2).max(4);
+        let (rows, cols) = (puzzle.rows, puzzle.cols);
+        let stride = (2 * cols + 1 + 2 * margin).next_multiple_of(2);
+        let height = 2 * rows + 1 + 2 * margin;
+        self.rows = rows;
+        self.cols = cols;
+        self.margin = margin;
+        self.stride = stride;
+        self.tracking = tracking;
+        // Every edge slot starts off-grid (dot rows: odd columns; cell rows: even columns),
+        // then the grid's own edges become unknown and its cells get their clues.
+        let codes = &mut self.codes;
+        codes.clear();
+        codes.reserve(stride * height);
+        let dot_row: Vec<u8> = (0..stride)
+            .map(|x| if x % 2 == 1 { OFF } else { 0 })
+            .collect();
+        let cell_row: Vec<u8> = (0..stride)
+            .map(|x| if x % 2 == 0 { OFF } else { 0 })
+            .collect();
+        for y in 0..height {
+            codes.extend_from_slice(if y % 2 == 0 { &dot_row } else { &cell_row });
+        }
+        let mut unsatisfied = 0;
+        for y in 0..=2 * rows {
+            let base = (y + margin) * stride + margin;
+            let row = &mut codes[base..base + 2 * cols + 1];
+            if y % 2 == 0 {
+                for x in (1..2 * cols).step_by(2) {
+                    row[x] = UNKNOWN;
+                }
+            } else {
+                let clues = &puzzle.clues[(y / 2) * cols..(y / 2 + 1) * cols];
+                for (j, clue) in clues.iter().enumerate() {
+                    row[2 * j] = UNKNOWN;
+                    if let Some(n) = *clue {
+                        row[2 * j + 1] = CLUE0 << n;
+                        unsatisfied += usize::from(n != 0);
+                    }
+                }
+                row[2 * cols] = UNKNOWN;
+            }
+        }
+        self.words.clear();
+        self.words.resize(codes.len() / 2 + 1, 0);
+        let edges = (rows + 1) * cols + rows * (cols + 1);
+        self.trail.clear();
+        self.trail.resize(edges, 0);
+        self.decided = 0;
+        self.reasons.clear();
+        if tracking.reasons {
+            self.reasons.reserve(edges);
+        }
+        self.unknown = edges;
+        self.unsatisfied = unsatisfied;
+        self.line_count = 0;
+        self.closures.clear();
+        self.colouring = None;
+        self.exits = false;
+        // Only the border ring sees off-grid edges: its dots hold them as crosses in their
+        // words, and so do its cells.
         let dot = |y: usize, x: usize| (2 * y + margin) * stride + 2 * x + margin;
         for x in 0..=cols {
-            board.refresh_dot(dot(0, x));
-            board.refresh_dot(dot(rows, x));
+            self.refresh_dot(dot(0, x));
+            self.refresh_dot(dot(rows, x));
         }
         for y in 1..rows {
-            board.refresh_dot(dot(y, 0));
-            board.refresh_dot(dot(y, cols));
+            self.refresh_dot(dot(y, 0));
+            self.refresh_dot(dot(y, cols));
         }
-        for x in 0..cols {
-            board.refresh_cell(dot(0, x) + stride + 1);
-            board.refresh_cell(dot(rows - 1, x) + stride + 1);
+    }
+
+    /// Keeps the corner-exit slots of every cell word from now on (the cell tests of the
+    /// matchers running read them); brings them up to date first.
+    pub fn keep_exits(&mut self) {
+        if self.exits {
+            return;
         }
-        for y in 1..rows.saturating_sub(1) {
-            board.refresh_cell(dot(y, 0) + stride + 1);
-            board.refresh_cell(dot(y, cols - 1) + stride + 1);
+        self.exits = true;
+        for c in self.grid_cells().collect::<Vec<_>>() {
+            self.refresh_cell(c);
         }
-        board
+        // Off-grid cells along the border hold grid edges in their slots too.
+        let (rows, cols) = (self.rows as isize, self.cols as isize);
+        for x in -1..=cols {
+            for y in [-1, rows] {
+                let c = self.index(2 * y + 1, 2 * x + 1);
+                self.refresh_cell(c);
+            }
+        }
+        for y in 0..rows {
+            for x in [-1, cols] {
+                let c = self.index(2 * y + 1, 2 * x + 1);
+                self.refresh_cell(c);
+            }
+        }
     }
 
     /// The four edges of a dot (N, E, S, W) as lattice indices.
@@ -258,16 +392,13 @@ impl Board {
         [d - self.stride, d + 1, d + self.stride, d - 1]
     }
 
-    /// The word and cross count a dot has from its edges' states.
-    fn dot_counts(&self, d: usize) -> (u8, u8, u8) {
-        let (mut word, mut lines, mut crosses) = (0u8, 0, 0);
+    /// The word a dot has from its edges' states.
+    fn dot_word_of(&self, d: usize) -> u8 {
+        let mut word = 0u8;
         for (k, e) in self.dot_edges(d).into_iter().enumerate() {
-            let bits = slot_bits(self.points[e].code) as u8;
-            word |= bits << (2 * k);
-            lines += u8::from(bits == 1);
-            crosses += u8::from(bits == 2);
+            word |= (slot_bits(self.codes[e]) as u8) << (2 * k);
         }
-        (word, lines, crosses)
+        word
     }
 
     /// The word a cell has from its slots' states.
@@ -275,23 +406,21 @@ impl Board {
         let stride = self.stride as isize;
         let mut word = 0u32;
         for (k, &p) in CELL_SLOTS.iter().enumerate() {
-            word |= slot_bits(
-                self.points[c.wrapping_add_signed(p.y as isize * stride + p.x as isize)].code,
-            ) << (2 * k);
+            word |=
+                slot_bits(self.codes[c.wrapping_add_signed(p.y as isize * stride + p.x as isize)])
+                    << (2 * k);
         }
         word
     }
 
-    /// Recomputes a dot's cross count and word from the grid.
+    /// Recomputes a dot's word from the grid.
     fn refresh_dot(&mut self, d: usize) {
-        let (word, _, crosses) = self.dot_counts(d);
-        self.points[d].dot_word = word;
-        self.points[d].crosses = crosses;
+        self.codes[d] = self.dot_word_of(d);
     }
 
     /// Recomputes a cell's word from the grid.
     fn refresh_cell(&mut self, c: usize) {
-        self.points[c].word = self.cell_word(c);
+        self.words[c >> 1] = self.cell_word(c);
     }
 
     /// Cells down.
@@ -316,12 +445,12 @@ impl Board {
 
     /// Lattice points in all (margin included): every lattice index is below this.
     pub fn len(&self) -> usize {
-        self.points.len()
+        self.codes.len()
     }
 
     /// Whether the board has no lattice points (never: even a 0x0 grid has its margin).
     pub fn is_empty(&self) -> bool {
-        self.points.is_empty()
+        self.codes.is_empty()
     }
 
     /// What the board keeps beyond what solving needs.
@@ -377,49 +506,62 @@ impl Board {
         })
     }
 
-    /// The state of the edge or the code of the cell at a lattice index.
+    /// The state of the edge or the code of the cell at a lattice index (for a dot: its word).
     #[inline]
     pub fn at(&self, i: usize) -> u8 {
-        self.points[i].code
+        self.codes[i]
     }
 
     /// Whether horizontal edge (dot row `r`, between dots `c` and `c+1`) is a line.
     pub fn h_line(&self, r: usize, c: usize) -> bool {
-        self.points[self.index(2 * r as isize, 2 * c as isize + 1)].code == LINE
+        self.codes[self.index(2 * r as isize, 2 * c as isize + 1)] == LINE
     }
 
     /// Whether vertical edge (cell row `r`, dot column `c`) is a line.
     pub fn v_line(&self, r: usize, c: usize) -> bool {
-        self.points[self.index(2 * r as isize + 1, 2 * c as isize)].code == LINE
+        self.codes[self.index(2 * r as isize + 1, 2 * c as isize)] == LINE
     }
 
     /// The clue of cell (r, c), `None` for a blank.
     pub fn clue(&self, r: usize, c: usize) -> Option<u8> {
-        clue_of(self.points[self.index(2 * r as isize + 1, 2 * c as isize + 1)].code)
+        clue_of(self.codes[self.index(2 * r as isize + 1, 2 * c as isize + 1)])
     }
 
-    /// The 12 slots of the cell at a lattice index, 2 bits each (see [`slot_bits`]).
+    /// The 12 slots of the cell at a lattice index, 2 bits each (see [`slot_bits`]); the 8
+    /// corner-exit slots only once [`Board::keep_exits`] was called.
     #[inline]
     pub fn word(&self, cell: usize) -> u32 {
-        self.points[cell].word
+        self.words[cell >> 1]
     }
 
     /// The 4 edges (N, E, S, W) of the dot at a lattice index, 2 bits each.
     #[inline]
     pub fn dot_word(&self, dot: usize) -> u8 {
-        self.points[dot].dot_word
+        self.codes[dot]
     }
 
-    /// Lines at the dot or cell of a lattice index.
+    /// Lines at the dot of a lattice index.
     #[inline]
-    pub fn lines_at(&self, i: usize) -> u8 {
-        self.points[i].lines
+    pub fn dot_lines(&self, d: usize) -> u8 {
+        counts(u32::from(self.codes[d])).0
     }
 
-    /// Crosses (off-grid edges included for dots) at the dot or cell of a lattice index.
+    /// Crosses (off-grid edges included) at the dot of a lattice index.
     #[inline]
-    pub fn crosses_at(&self, i: usize) -> u8 {
-        self.points[i].crosses
+    pub fn dot_crosses(&self, d: usize) -> u8 {
+        counts(u32::from(self.codes[d])).1
+    }
+
+    /// Line sides of the cell at a lattice index.
+    #[inline]
+    pub fn cell_lines(&self, c: usize) -> u8 {
+        counts(self.words[c >> 1]).0
+    }
+
+    /// Cross sides of the cell at a lattice index.
+    #[inline]
+    pub fn cell_crosses(&self, c: usize) -> u8 {
+        counts(self.words[c >> 1]).1
     }
 
     /// Grid edges still unknown.
@@ -441,7 +583,7 @@ impl Board {
     /// The decided edges in order (lattice indices).
     #[inline]
     pub fn trail(&self) -> &[u32] {
-        &self.trail
+        &self.trail[..self.decided]
     }
 
     /// Why each trail entry was decided, in trail order (empty unless reasons are tracked).
@@ -491,22 +633,14 @@ impl Board {
     /// contradiction is reported, so that [`Board::undo_to`] takes it back.
     #[inline]
     pub fn set_edge(&mut self, i: usize, state: u8, reason: Reason) -> Result<bool, Contradiction> {
-        let cur = self.points[i].code;
-        if cur == state || (cur == OFF && state == CROSS) {
-            return Ok(false);
-        }
+        let cur = self.codes[i];
         if cur != UNKNOWN {
-            return Err(self.contradiction(
-                Why::Conflict {
-                    was: cur,
-                    asked: state,
-                },
-                i,
-            ));
+            return self.refuse(i, state, cur);
         }
-        self.points[i].code = state;
+        self.codes[i] = state;
         self.unknown -= 1;
-        self.trail.push(i as u32);
+        self.trail[self.decided] = i as u32;
+        self.decided += 1;
         if self.tracking.reasons {
             self.reasons.push(reason.pack());
         }
@@ -515,142 +649,186 @@ impl Board {
         } else {
             0xAAAA_AAAA
         };
-        for &(off, slot) in &self.slot_watch[i & 1] {
-            self.points[i.wrapping_add_signed(off)].word |= slot & bits;
-        }
-        let (dots, cells, shifts) = self.neighbourhood(i);
-        let dot_bits = bits as u8 & 3;
-        self.points[dots[0]].dot_word |= dot_bits << shifts[0];
-        self.points[dots[1]].dot_word |= dot_bits << shifts[1];
-        let problem = if state == LINE {
-            self.count_line(dots, cells)
-        } else {
-            self.count_cross(dots, cells)
-        };
+        let (dots, cells, sides) = self.write_slots(i, bits);
+        let problem = self.check(state, dots, cells, sides);
         let clash = match self.colouring.as_deref_mut() {
-            Some(colouring) => !colouring.relate(cells, state == LINE, self.trail.len()),
+            Some(colouring) => !colouring.relate(cells, state == LINE, self.decided),
             None => false,
         };
-        match problem {
-            None if clash => Err(self.contradiction(Why::ColourClash, i)),
-            None => Ok(true),
-            Some((why, at)) => Err(self.contradiction(why, at)),
-        }
-    }
-
-    /// An edge's two dots, two cells, and its shift in each dot's word.
-    #[inline(always)]
-    fn neighbourhood(&self, i: usize) -> ([usize; 2], [usize; 2], [u32; 2]) {
-        // The edge is slot E (1) of its first dot and W (3) of its second when horizontal,
-        // S (2) and N (0) when vertical.
-        if i & 1 == 1 {
-            ([i - 1, i + 1], [i - self.stride, i + self.stride], [2, 6])
+        if problem != 0 {
+            Err(self.problem(problem))
+        } else if clash {
+            Err(self.contradiction(Why::ColourClash, i))
         } else {
-            ([i - self.stride, i + self.stride], [i - 1, i + 1], [4, 0])
+            Ok(true)
         }
     }
 
-    /// Counts a new line at its dots and cells, links the chains, and names the first problem.
-    #[inline(always)]
-    fn count_line(&mut self, dots: [usize; 2], cells: [usize; 2]) -> Option<(Why, usize)> {
-        self.line_count += 1;
-        let mut problem = None;
-        for c in cells {
-            let p = &mut self.points[c];
-            p.lines += 1;
-            if let Some(clue) = clue_of(p.code) {
-                let n = p.lines;
-                if n == clue {
-                    self.unsatisfied -= 1;
-                } else if n == clue + 1 {
-                    self.unsatisfied += 1;
-                    problem = problem.or(Some((Why::ClueExceeded(clue), c)));
-                }
-            }
+    /// `set_edge` on an edge that is not unknown: nothing to do when it already has that
+    /// state (or is off the grid and a cross is asked), a conflict otherwise.
+    #[inline(never)]
+    fn refuse(&self, i: usize, state: u8, cur: u8) -> Result<bool, Contradiction> {
+        if cur == state || (cur == OFF && state == CROSS) {
+            Ok(false)
+        } else {
+            Err(self.contradiction(
+                Why::Conflict {
+                    was: cur,
+                    asked: state,
+                },
+                i,
+            ))
         }
-        for d in dots {
-            let p = &mut self.points[d];
-            p.lines += 1;
-            if p.lines > 2 {
-                problem = problem.or(Some((Why::ThreeLines, d)));
-            } else if p.lines == 1 && p.crosses == 3 {
-                problem = problem.or(Some((Why::DeadEnd, d)));
-            }
-        }
-        if self.points[dots[0]].lines <= 2
-            && self.points[dots[1]].lines <= 2
-            && !self.link(dots[0], dots[1])
-        {
-            problem = problem.or(Some((Why::EarlyLoop, dots[0])));
-        }
-        problem
     }
 
-    /// Counts a new cross at its dots and cells and names the first problem.
+    /// Sets (`bits` all `01` or all `10`) or, with `bits == 0`, clears the edge's 2-bit slot
+    /// in the words of the six cells and two dots that hold it. Returns its dots, its two
+    /// side cells and their side words after the change.
+    ///
+    /// The six cells lie in three runs of neighbouring words (`words` is indexed by lattice
+    /// index / 2), so each run is one bounds check.
     #[inline(always)]
-    fn count_cross(&mut self, dots: [usize; 2], cells: [usize; 2]) -> Option<(Why, usize)> {
-        let mut problem = None;
-        for d in dots {
-            let p = &mut self.points[d];
-            p.crosses += 1;
-            if p.crosses == 3 && p.lines == 1 {
-                problem = problem.or(Some((Why::DeadEnd, d)));
+    fn write_slots(&mut self, i: usize, bits: u32) -> ([usize; 2], [usize; 2], [u32; 2]) {
+        let s = self.stride;
+        // Slot k of a cell word is bits 2k..2k+2; see `CELL_SLOTS` for the numbering.
+        let slot = |k: u32, w: &mut u32| {
+            let mask = 3u32 << (2 * k);
+            *w = (*w & !mask) | (bits & mask);
+        };
+        let dot = |shift: u32, w: &mut u8| {
+            let mask = 3u8 << shift;
+            *w = (*w & !mask) | (bits as u8 & mask);
+        };
+        if i & 1 == 1 {
+            // Horizontal: the cell above holds it as S (2), its neighbours as SE-right (8) and
+            // SW-left (11); the cell below as N (0), NE-right (7) and NW-left (5).
+            let (a, b) = ((i - s) >> 1, (i + s) >> 1);
+            if self.exits {
+                let up = &mut self.words[a - 1..=a + 1];
+                slot(8, &mut up[0]);
+                slot(11, &mut up[2]);
+                let down = &mut self.words[b - 1..=b + 1];
+                slot(7, &mut down[0]);
+                slot(5, &mut down[2]);
+            }
+            slot(2, &mut self.words[a]);
+            slot(0, &mut self.words[b]);
+            let sides = [self.words[a], self.words[b]];
+            let d = &mut self.codes[i - 1..=i + 1];
+            dot(2, &mut d[0]);
+            dot(6, &mut d[2]);
+            ([i - 1, i + 1], [i - s, i + s], sides)
+        } else {
+            // Vertical: the cell left holds it as E (1), right as W (3); the two cells above
+            // as SE-down (9) and SW-down (10), the two below as NE-up (6) and NW-up (4).
+            let c = (i - 1) >> 1;
+            if self.exits {
+                let up = &mut self.words[c - s..=c - s + 1];
+                slot(9, &mut up[0]);
+                slot(10, &mut up[1]);
+                let down = &mut self.words[c + s..=c + s + 1];
+                slot(6, &mut down[0]);
+                slot(4, &mut down[1]);
+            }
+            let mid = &mut self.words[c..=c + 1];
+            slot(1, &mut mid[0]);
+            slot(3, &mut mid[1]);
+            let sides = [mid[0], mid[1]];
+            dot(4, &mut self.codes[i - s]);
+            dot(0, &mut self.codes[i + s]);
+            ([i - s, i + s], [i - 1, i + 1], sides)
+        }
+    }
+
+    /// After an edge became `state`: keeps the line count, the satisfied clues and the
+    /// chains, and names the first problem at its dots and cells (`sides`: the cells' side
+    /// words after the change) as a [`Problem`] (0: none).
+    #[inline(always)]
+    fn check(
+        &mut self,
+        state: u8,
+        dots: [usize; 2],
+        cells: [usize; 2],
+        sides: [u32; 2],
+    ) -> Problem {
+        let mut problem: Problem = 0;
+        let line = state == LINE;
+        for (c, side) in cells.into_iter().zip(sides) {
+            let status = CELL_STATUS[usize::from(self.codes[c] >> 4)][(side & 0xFF) as usize];
+            if status & (EXCEEDED | UNREACHABLE) != 0 && problem == 0 {
+                problem = problem_at(u64::from(status & (EXCEEDED | UNREACHABLE)), c);
+            }
+            if line {
+                // Before this line the cell had one line fewer: it was satisfied exactly
+                // when it now has one line too many.
+                let now = status & SATISFIED != 0;
+                let before = status & ONE_OVER != 0;
+                self.unsatisfied = self.unsatisfied + usize::from(before) - usize::from(now);
             }
         }
-        for c in cells {
-            let p = &mut self.points[c];
-            p.crosses += 1;
-            if let Some(clue) = clue_of(p.code)
-                && p.crosses > 4 - clue
+        let status = [
+            DOT_STATUS[usize::from(self.codes[dots[0]])],
+            DOT_STATUS[usize::from(self.codes[dots[1]])],
+        ];
+        if (status[0] | status[1]) != 0 && problem == 0 {
+            let k = usize::from(status[0] == 0);
+            problem = problem_at(u64::from(status[k]) << 2, dots[k]);
+        }
+        if line {
+            self.line_count += 1;
+            if (status[0] | status[1]) & THREE_LINES == 0
+                && !self.link(dots[0], dots[1])
+                && problem == 0
             {
-                problem = problem.or(Some((Why::ClueUnreachable(clue), c)));
+                problem = problem_at(EARLY_LOOP, dots[0]);
             }
         }
         problem
+    }
+
+    /// The contradiction a [`Problem`] names.
+    #[cold]
+    #[inline(never)]
+    fn problem(&self, problem: Problem) -> Contradiction {
+        let at = (problem & 0xFFFF_FFFF_FFFF) as usize;
+        let clue = || self.codes[at].trailing_zeros() as u8 - 4;
+        let why = match problem >> 48 {
+            k if k & u64::from(EXCEEDED) != 0 => Why::ClueExceeded(clue()),
+            k if k & u64::from(UNREACHABLE) != 0 => Why::ClueUnreachable(clue()),
+            k if k & u64::from(THREE_LINES << 2) != 0 => Why::ThreeLines,
+            k if k & u64::from(DEAD_END << 2) != 0 => Why::DeadEnd,
+            _ => Why::EarlyLoop,
+        };
+        self.contradiction(why, at)
     }
 
     /// Takes back every edge decided after the first `len` trail entries, newest first, with
     /// every count, word, chain end and colouring relation they brought; queued loop-closure
     /// candidates are dropped (marks are taken at fixpoints, where none are queued).
     pub fn undo_to(&mut self, len: usize) {
-        while self.trail.len() > len {
-            let i = self.trail.pop().expect("longer than len") as usize;
-            let state = self.points[i].code;
-            self.points[i].code = UNKNOWN;
-            self.unknown += 1;
-            for &(off, slot) in &self.slot_watch[i & 1] {
-                self.points[i.wrapping_add_signed(off)].word &= !slot;
-            }
-            let (dots, cells, shifts) = self.neighbourhood(i);
-            self.points[dots[0]].dot_word &= !(3 << shifts[0]);
-            self.points[dots[1]].dot_word &= !(3 << shifts[1]);
-            if state == LINE {
-                if self.points[dots[0]].lines <= 2 && self.points[dots[1]].lines <= 2 {
-                    self.unlink(dots[0], dots[1]);
+        while self.decided > len {
+            self.decided -= 1;
+            let i = self.trail[self.decided] as usize;
+            if self.codes[i] == LINE {
+                let [a, b] = self.edge_dots(i);
+                if self.dot_lines(a) <= 2 && self.dot_lines(b) <= 2 {
+                    self.unlink(a, b);
                 }
                 self.line_count -= 1;
-                for d in dots {
-                    self.points[d].lines -= 1;
-                }
-                for c in cells {
-                    let p = &mut self.points[c];
-                    if let Some(clue) = clue_of(p.code) {
-                        if p.lines == clue {
+                for c in self.edge_cells(i) {
+                    if let Some(clue) = clue_of(self.codes[c]) {
+                        let lines = self.cell_lines(c);
+                        if lines == clue {
                             self.unsatisfied += 1;
-                        } else if p.lines == clue + 1 {
+                        } else if lines == clue + 1 {
                             self.unsatisfied -= 1;
                         }
                     }
-                    p.lines -= 1;
-                }
-            } else {
-                for d in dots {
-                    self.points[d].crosses -= 1;
-                }
-                for c in cells {
-                    self.points[c].crosses -= 1;
                 }
             }
+            self.codes[i] = UNKNOWN;
+            self.unknown += 1;
+            self.write_slots(i, 0);
         }
         if self.tracking.reasons {
             self.reasons.truncate(len);
@@ -664,7 +842,7 @@ impl Board {
             }
         }
         #[cfg(debug_assertions)]
-        if self.points.len() <= 4096 {
+        if self.codes.len() <= 4096 {
             if let Err(e) = self.recount() {
                 panic!("board drifted after undo: {e}");
             }
@@ -678,7 +856,7 @@ impl Board {
         let mut decided = 0;
         let mut lines = 0;
         for e in self.grid_edges() {
-            match self.points[e].code {
+            match self.codes[e] {
                 UNKNOWN => unknown += 1,
                 LINE => {
                     lines += 1;
@@ -697,43 +875,35 @@ impl Board {
         if lines != self.line_count {
             return Err(format!("{lines} lines counted as {}", self.line_count));
         }
-        if decided != self.trail.len() {
+        if decided != self.decided {
             return Err(format!(
                 "{decided} decided edges but {} on the trail",
-                self.trail.len()
+                self.decided
             ));
         }
-        let mut on_trail = vec![false; self.points.len()];
-        for &t in &self.trail {
+        let mut on_trail = vec![false; self.codes.len()];
+        for &t in self.trail() {
             let t = t as usize;
-            if on_trail[t] || self.points[t].code == UNKNOWN {
+            if on_trail[t] || self.codes[t] == UNKNOWN {
                 return Err(format!("{} is on the trail wrongly", self.describe(t)));
             }
             on_trail[t] = true;
         }
-        if self.tracking.reasons && self.reasons.len() != self.trail.len() {
+        if self.tracking.reasons && self.reasons.len() != self.decided {
             return Err("reasons and trail differ in length".into());
         }
         let mut unsatisfied = 0;
         for c in self.grid_cells() {
-            let p = self.points[c];
-            let (mut l, mut x) = (0, 0);
-            for e in self.dot_edges(c) {
-                l += u8::from(self.points[e].code == LINE);
-                x += u8::from(self.points[e].code == CROSS);
-            }
-            if (l, x) != (p.lines, p.crosses) {
-                return Err(format!(
-                    "{} has {l} lines and {x} crosses, counted as {} and {}",
-                    self.describe(c),
-                    p.lines,
-                    p.crosses
-                ));
-            }
-            if p.word != self.cell_word(c) {
+            let kept = if self.exits { 0xFF_FFFF } else { 0xFF };
+            if (self.words[c >> 1] ^ self.cell_word(c)) & kept != 0 {
                 return Err(format!("{} has a stale slot word", self.describe(c)));
             }
-            if clue_of(p.code).is_some_and(|clue| clue != l) {
+            let l = self
+                .dot_edges(c)
+                .iter()
+                .filter(|&&e| self.codes[e] == LINE)
+                .count() as u8;
+            if clue_of(self.codes[c]).is_some_and(|clue| clue != l) {
                 unsatisfied += 1;
             }
         }
@@ -746,12 +916,10 @@ impl Board {
         for r in 0..=self.rows as isize {
             for c in 0..=self.cols as isize {
                 let d = self.index(2 * r, 2 * c);
-                let (word, l, x) = self.dot_counts(d);
-                let p = self.points[d];
-                if (word, l, x) != (p.dot_word, p.lines, p.crosses) {
-                    return Err(format!("{} has stale counts", self.describe(d)));
+                if self.codes[d] != self.dot_word_of(d) {
+                    return Err(format!("{} has a stale word", self.describe(d)));
                 }
-                if l == 1 {
+                if self.dot_lines(d) == 1 {
                     let (end, _) = self.walk_chain(d);
                     if end != self.chain_end(d) {
                         return Err(format!(
@@ -785,10 +953,10 @@ impl Board {
     /// has no solution.
     pub fn start_colouring(&mut self) -> Result<(), Contradiction> {
         let mut colouring = Box::new(Colouring::new(self));
-        let len = self.trail.len();
-        for &e in &self.trail {
+        let len = self.decided;
+        for &e in self.trail() {
             let e = e as usize;
-            if !colouring.relate(self.edge_cells(e), self.points[e].code == LINE, len) {
+            if !colouring.relate(self.edge_cells(e), self.codes[e] == LINE, len) {
                 return Err(self.contradiction(Why::ColourClash, e));
             }
         }
@@ -800,7 +968,7 @@ impl Board {
     /// Relates two cells (lattice indices) as on the same side of the loop or on different
     /// sides; false on a clash.
     pub fn relate_cells(&mut self, a: usize, b: usize, differ: bool) -> bool {
-        let len = self.trail.len();
+        let len = self.decided;
         match self.colouring.as_deref_mut() {
             Some(colouring) => colouring.relate([a, b], differ, len),
             None => true,
