@@ -1,0 +1,300 @@
+//! Compiled matchers against a plain premise interpreter: on random boards (random clues,
+//! blanks and given edges), the engine's fixpoint of a rule set must be exactly the fixpoint
+//! a naive interpreter reaches by trying every variant at every place until nothing changes,
+//! and the two must agree on whether a contradiction arises. The rule sets: the built-in one
+//! (dot tables, side tables, one- and two-cell tests) and a fixture of rules that only the
+//! general watch index takes (`tests/fixtures/general/`).
+
+use slink::board::{Board, CROSS, LINE, Reason, Tracking, UNKNOWN};
+use slink::compile::{RuleBook, Switches};
+use slink::engine::Engine;
+use slink::generate::Rng;
+use slink::puzzle::Puzzle;
+use slink::rules::{Glyph, RuleSet};
+use std::collections::HashMap;
+
+/// Edge states of a grid by doubled coordinates, with everything off the grid a cross.
+struct Plain {
+    rows: i32,
+    cols: i32,
+    clues: Vec<Option<u8>>,
+    edges: HashMap<(i32, i32), u8>,
+}
+
+impl Plain {
+    fn on_grid(&self, y: i32, x: i32) -> bool {
+        (0..=2 * self.rows).contains(&y) && (0..=2 * self.cols).contains(&x)
+    }
+
+    /// The state of the edge at (y, x): `None` off the grid.
+    fn edge(&self, y: i32, x: i32) -> Option<u8> {
+        self.on_grid(y, x).then(|| self.edges[&(y, x)])
+    }
+
+    fn clue(&self, y: i32, x: i32) -> Option<u8> {
+        if !(0..2 * self.rows).contains(&y) || !(0..2 * self.cols).contains(&x) {
+            return None;
+        }
+        self.clues[((y / 2) * self.cols + x / 2) as usize]
+    }
+
+    /// Runs every variant at every origin until nothing changes; says which variant where on
+    /// a contradiction (a conclusion against a decided edge, or a line off the grid).
+    fn fixpoint(&mut self, book: &RuleBook) -> Result<(), String> {
+        loop {
+            let mut changed = false;
+            for v in &book.variants {
+                for oy in -6..=2 * self.rows + 6 {
+                    for ox in -6..=2 * self.cols + 6 {
+                        // Only places where every fact lands on its kind of point.
+                        let fits = v.premise.iter().chain(&v.conclusion).all(|f| {
+                            let (y, x) = (oy + f.at.y, ox + f.at.x);
+                            match f.glyph {
+                                Glyph::Clue(_) => y.rem_euclid(2) == 1 && x.rem_euclid(2) == 1,
+                                _ => (y + x).rem_euclid(2) == 1,
+                            }
+                        });
+                        let dots_fit = v.dots.iter().all(|d| {
+                            (oy + d.y).rem_euclid(2) == 0 && (ox + d.x).rem_euclid(2) == 0
+                        });
+                        if !fits || !dots_fit {
+                            continue;
+                        }
+                        let holds = v.premise.iter().all(|f| {
+                            let (y, x) = (oy + f.at.y, ox + f.at.x);
+                            match f.glyph {
+                                Glyph::Line => self.edge(y, x) == Some(LINE),
+                                Glyph::Cross => matches!(self.edge(y, x), None | Some(CROSS)),
+                                Glyph::Clue(n) => self.clue(y, x) == Some(n),
+                            }
+                        });
+                        if !holds {
+                            continue;
+                        }
+                        for f in &v.conclusion {
+                            let (y, x) = (oy + f.at.y, ox + f.at.x);
+                            let want = if f.glyph == Glyph::Line { LINE } else { CROSS };
+                            let fail = || {
+                                let rule = &book.set.rules[v.rule].name;
+                                format!(
+                                    "{rule} ({}) at origin ({oy}, {ox}) sets ({y}, {x})",
+                                    v.symmetry
+                                )
+                            };
+                            match self.edge(y, x) {
+                                None if want == CROSS => {}
+                                None => return Err(fail()),
+                                Some(UNKNOWN) => {
+                                    self.edges.insert((y, x), want);
+                                    changed = true;
+                                }
+                                Some(s) if s == want => {}
+                                Some(_) => return Err(fail()),
+                            }
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl Plain {
+    /// The local laws the board checks as edges are decided: a dot has at most two lines,
+    /// and not one line with every other edge blocked; a clue's lines neither exceed it nor
+    /// can no longer reach it; a closed loop holds every line and meets every clue.
+    fn laws(&self) -> Result<(), String> {
+        let state = |y: i32, x: i32| self.edge(y, x);
+        for y in (0..=2 * self.rows).step_by(2) {
+            for x in (0..=2 * self.cols).step_by(2) {
+                let around =
+                    [(y - 1, x), (y, x + 1), (y + 1, x), (y, x - 1)].map(|(a, b)| state(a, b));
+                let lines = around.iter().filter(|s| **s == Some(LINE)).count();
+                let blocked = around
+                    .iter()
+                    .filter(|s| matches!(s, None | Some(CROSS)))
+                    .count();
+                if lines > 2 || (lines == 1 && blocked == 3) {
+                    return Err(format!("dot ({y}, {x})"));
+                }
+            }
+        }
+        let mut satisfied = true;
+        for y in (1..2 * self.rows).step_by(2) {
+            for x in (1..2 * self.cols).step_by(2) {
+                let Some(clue) = self.clue(y, x) else {
+                    continue;
+                };
+                let sides =
+                    [(y - 1, x), (y, x + 1), (y + 1, x), (y, x - 1)].map(|(a, b)| state(a, b));
+                let lines = sides.iter().filter(|s| **s == Some(LINE)).count() as u8;
+                let crosses = sides.iter().filter(|s| **s == Some(CROSS)).count() as u8;
+                if lines > clue || crosses > 4 - clue {
+                    return Err(format!("cell ({y}, {x})"));
+                }
+                satisfied &= lines == clue;
+            }
+        }
+        // A closed loop: walk from each line; fine only as the whole answer.
+        let total = self.edges.values().filter(|&&s| s == LINE).count();
+        for (&(y, x), &s) in &self.edges {
+            if s != LINE {
+                continue;
+            }
+            let (mut dot, mut came, mut walked) = if y % 2 == 0 {
+                ((y, x + 1), (y, x), 1)
+            } else {
+                ((y + 1, x), (y, x), 1)
+            };
+            let start = if y % 2 == 0 { (y, x - 1) } else { (y - 1, x) };
+            loop {
+                let next = [
+                    (dot.0 - 1, dot.1),
+                    (dot.0, dot.1 + 1),
+                    (dot.0 + 1, dot.1),
+                    (dot.0, dot.1 - 1),
+                ]
+                .into_iter()
+                .find(|&e| e != came && state(e.0, e.1) == Some(LINE));
+                let Some(e) = next else { break };
+                walked += 1;
+                dot = (2 * e.0 - dot.0, 2 * e.1 - dot.1);
+                came = e;
+                if dot == start {
+                    if walked != total || !satisfied {
+                        return Err(format!("a loop through ({y}, {x})"));
+                    }
+                    break;
+                }
+                if walked > total {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A random board: clues (some blank), and a few given edges.
+fn random_case(seed: u64) -> (Puzzle, Vec<((i32, i32), u8)>) {
+    let mut rng = Rng::new(seed);
+    let rows = 1 + rng.index(6);
+    let cols = 1 + rng.index(6);
+    let blank_share = rng.unit();
+    let clues = (0..rows * cols)
+        .map(|_| (rng.unit() >= blank_share).then(|| rng.index(4) as u8))
+        .collect();
+    let mut given = Vec::new();
+    for _ in 0..rng.index(6) {
+        let y = rng.index(2 * rows + 1) as i32;
+        let x = rng.index(cols + (y as usize % 2)) as i32 * 2 + 1 - (y % 2);
+        let state = if rng.index(2) == 0 { LINE } else { CROSS };
+        given.push(((y, x), state));
+    }
+    (Puzzle { rows, cols, clues }, given)
+}
+
+/// Checks compiled against plain on `cases` random boards.
+fn compare(book: &RuleBook, cases: u64, salt: u64) {
+    let mut agreed_contradictions = 0;
+    for seed in 0..cases {
+        let (puzzle, given) = random_case(seed ^ salt);
+        let mut plain = Plain {
+            rows: puzzle.rows as i32,
+            cols: puzzle.cols as i32,
+            clues: puzzle.clues.clone(),
+            edges: HashMap::new(),
+        };
+        for y in 0..=2 * plain.rows {
+            for x in 0..=2 * plain.cols {
+                if (y + x) % 2 == 1 {
+                    plain.edges.insert((y, x), UNKNOWN);
+                }
+            }
+        }
+        let mut board = Board::new(&puzzle, book.margin, Tracking::default());
+        let mut consistent = true;
+        for &((y, x), state) in &given {
+            let e = board.index(y as isize, x as isize);
+            if board.set_edge(e, state, Reason::Given).is_err() {
+                consistent = false;
+            }
+            match plain.edges[&(y, x)] {
+                UNKNOWN => {
+                    plain.edges.insert((y, x), state);
+                }
+                s if s == state => {}
+                _ => consistent = false,
+            }
+        }
+        if !consistent {
+            continue;
+        }
+        let stages = book.stages(board.stride(), true);
+        let none = Switches {
+            loop_closure: false,
+            colouring: false,
+            probing: false,
+            search: false,
+        };
+        let compiled = Engine::new(book, &stages)
+            .with_switches(none)
+            .start(&mut board);
+        let interpreted = plain.fixpoint(book).and_then(|()| plain.laws());
+        assert_eq!(
+            compiled.is_ok(),
+            interpreted.is_ok(),
+            "seed {seed}: compiled says {compiled:?}, the interpreter {interpreted:?}\n{puzzle:?} given {given:?}"
+        );
+        if interpreted.is_err() {
+            agreed_contradictions += 1;
+            continue;
+        }
+        for (&(y, x), &state) in &plain.edges {
+            let got = board.at(board.index(y as isize, x as isize));
+            assert_eq!(
+                got, state,
+                "seed {seed}: edge at doubled ({y}, {x}) is {got} compiled, {state} interpreted"
+            );
+        }
+    }
+    assert!(
+        agreed_contradictions < cases as usize,
+        "some boards are consistent"
+    );
+}
+
+#[test]
+fn the_built_in_rules_match_as_the_interpreter_says() {
+    let book = RuleBook::new(RuleSet::builtin());
+    compare(&book, 300, 0x5eed);
+}
+
+#[test]
+fn rules_of_the_general_form_match_as_the_interpreter_says() {
+    let text = include_str!("fixtures/general/general.rules");
+    let set = RuleSet::from_sources(&[("general.rules", text)]).expect("the fixture parses");
+    let book = RuleBook::new(set);
+    let stages = book.stages(64, true);
+    let general = stages.stages.iter().map(|s| s.all.entries.len()).max();
+    assert!(
+        general.is_some_and(|n| n > 0),
+        "the fixture's rules go through the general watch index"
+    );
+    compare(&book, 300, 0x9e4e);
+}
+
+#[test]
+fn the_built_in_rules_with_the_general_ones_match_too() {
+    let general = include_str!("fixtures/general/general.rules");
+    let mut sources: Vec<(String, String)> = slink::rules::BUILTIN_RULES
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    sources.push(("general.rules".into(), general.into()));
+    let book = RuleBook::new(RuleSet::from_sources(&sources).expect("the rules parse"));
+    compare(&book, 300, 0xa11);
+}
