@@ -178,8 +178,11 @@ impl Plain {
     }
 }
 
+/// Edges given before the rules run: (doubled coordinates, state).
+type Given = Vec<((i32, i32), u8)>;
+
 /// A random board: clues (some blank), and a few given edges.
-fn random_case(seed: u64) -> (Puzzle, Vec<((i32, i32), u8)>) {
+fn random_case(seed: u64) -> (Puzzle, Given) {
     let mut rng = Rng::new(seed);
     let rows = 1 + rng.index(6);
     let cols = 1 + rng.index(6);
