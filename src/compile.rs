@@ -182,7 +182,7 @@ impl Default for Switches {
 }
 
 /// The matchers of one cost level.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stage {
     /// The level.
     pub level: u32,
@@ -193,12 +193,30 @@ pub struct Stage {
 }
 
 /// A rule book's matchers for one stride, level by level, cheapest first.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stages {
     /// The stride the offsets were computed for.
     pub stride: usize,
     /// One stage per level.
     pub stages: Vec<Stage>,
+}
+
+impl Stages {
+    /// The same stages laid out for boards of another stride (see [`Matchers::relocate`]).
+    pub fn relocate(&self, stride: usize) -> Stages {
+        Stages {
+            stride,
+            stages: self
+                .stages
+                .iter()
+                .map(|s| Stage {
+                    level: s.level,
+                    all: s.all.relocate(stride),
+                    new: s.new.relocate(stride),
+                })
+                .collect(),
+        }
+    }
 }
 
 fn variant_span(v: &Variant) -> i32 {
@@ -215,6 +233,8 @@ fn variant_span(v: &Variant) -> i32 {
 pub struct Check {
     /// Index difference from the variant's origin.
     pub offset: isize,
+    /// The same as a lattice displacement (to lay the matchers out for another stride).
+    pub at: Pos,
     /// Allowed states or clue codes.
     pub mask: u8,
 }
@@ -224,6 +244,8 @@ pub struct Check {
 pub struct Conclude {
     /// Index difference from the variant's origin.
     pub offset: isize,
+    /// The same as a lattice displacement.
+    pub at: Pos,
     /// [`LINE`] or [`CROSS`].
     pub state: u8,
 }
@@ -235,6 +257,9 @@ pub struct Entry {
     pub variant: u32,
     /// The variant's origin is the changed edge's index plus this.
     pub delta: isize,
+    /// Where the changed edge sits relative to the variant's origin (`delta` is its
+    /// negated index difference).
+    pub trigger_at: Pos,
     /// The premise tests left after the trigger edge and the key clue.
     pub checks: Range<u32>,
     /// What it concludes.
@@ -246,6 +271,8 @@ pub struct Entry {
 pub struct Group {
     /// Index difference from the changed edge to the key clue cell.
     pub key: isize,
+    /// The same as a lattice displacement.
+    pub key_at: Pos,
     /// Entries by the key cell's clue (0-3).
     pub by_clue: [Range<u32>; 4],
 }
@@ -273,6 +300,8 @@ pub struct CellTest {
     pub variant: u32,
     /// Lattice index difference to the second cell; 0 when there is none.
     pub other: i32,
+    /// The same as a lattice displacement.
+    pub other_at: Pos,
     /// The second cell's clue code (see [`crate::board::CLUE0`]).
     pub other_code: u8,
     /// Bits of the second cell's word the premise reads.
@@ -302,7 +331,7 @@ pub type CellRules = Vec<CellTest>;
 /// dot's, or a clue cell's sides): per state, a byte with 2 bits per edge (`01` line, `10`
 /// cross, `00` nothing; see [`crate::board::slot_bits`]) read on the hot path, and the
 /// variant behind each conclusion, read only for reasons and statistics.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
     /// Per state: what to set, 2 bits per edge; only edges not already in that state.
     pub set: [u8; 256],
@@ -353,7 +382,7 @@ impl Table {
 }
 
 /// The variants of a rule book laid out for one stride, with the watch index.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Matchers {
     /// The stride the offsets were computed for.
     pub stride: usize,
@@ -531,7 +560,7 @@ impl Matchers {
         let mut dot_variants = Vec::new();
         let mut cell_watch: Vec<CellRules> = vec![Vec::new(); 4 * 12 * 2];
         // (direction, state) -> key offset -> clue -> entries; and entries without a key.
-        type Keyed = BTreeMap<isize, [Vec<Entry>; 4]>;
+        type Keyed = BTreeMap<(isize, Pos), [Vec<Entry>; 4]>;
         let mut keyed: [[Keyed; 2]; 2] = Default::default();
         let mut free: [[Vec<Entry>; 2]; 2] = Default::default();
         let mut statics: [Vec<Entry>; 4] = Default::default();
@@ -576,6 +605,7 @@ impl Matchers {
                             conclude,
                             variant: vi as u32,
                             other: flat(other - cell) as i32,
+                            other_at: other - cell,
                             other_code: CLUE0 << other_n,
                             other_mask,
                             other_value,
@@ -595,6 +625,7 @@ impl Matchers {
                 for f in rest {
                     m.checks.push(Check {
                         offset: flat(f.at),
+                        at: f.at,
                         mask: mask(f.glyph),
                     });
                 }
@@ -602,12 +633,14 @@ impl Matchers {
                 for f in &v.conclusion {
                     m.concludes.push(Conclude {
                         offset: flat(f.at),
+                        at: f.at,
                         state: if f.glyph == Glyph::Line { LINE } else { CROSS },
                     });
                 }
                 Entry {
                     variant: vi as u32,
                     delta: -flat(origin),
+                    trigger_at: origin,
                     checks: start..m.checks.len() as u32,
                     concludes: cstart..m.concludes.len() as u32,
                 }
@@ -642,7 +675,7 @@ impl Matchers {
                         };
                         let e = add_entry(&mut m, &[*trigger, **key], trigger.at);
                         keyed[dir][state]
-                            .entry(flat(key.at - trigger.at))
+                            .entry((flat(key.at - trigger.at), key.at - trigger.at))
                             .or_default()[n as usize]
                             .push(e);
                     }
@@ -662,9 +695,13 @@ impl Matchers {
             for state in 0..2 {
                 let groups = std::mem::take(&mut keyed[dir][state]);
                 let mut watch = Watch::default();
-                for (key, lists) in groups {
+                for ((key, key_at), lists) in groups {
                     let by_clue = lists.map(|l| push_all(&mut m, l));
-                    watch.groups.push(Group { key, by_clue });
+                    watch.groups.push(Group {
+                        key,
+                        key_at,
+                        by_clue,
+                    });
                 }
                 watch.free = push_all(&mut m, std::mem::take(&mut free[dir][state]));
                 m.watch[dir][state] = watch;
@@ -695,11 +732,78 @@ impl Matchers {
         m
     }
 
+    /// The same matchers laid out for boards of another stride: every index difference is
+    /// recomputed from the lattice displacement it stands for (the tables and lists are
+    /// kept), which costs a fraction of compiling them again.
+    pub fn relocate(&self, stride: usize) -> Matchers {
+        let flat = |p: Pos| p.y as isize * stride as isize + p.x as isize;
+        let mut m = self.clone();
+        m.stride = stride;
+        for c in &mut m.checks {
+            c.offset = flat(c.at);
+        }
+        for c in &mut m.concludes {
+            c.offset = flat(c.at);
+        }
+        for e in &mut m.entries {
+            e.delta = -flat(e.trigger_at);
+        }
+        for watch in m.watch.iter_mut().flatten() {
+            for g in &mut watch.groups {
+                g.key = flat(g.key_at);
+            }
+        }
+        let tests = m.cell_watch_tests.iter_mut();
+        let lists = m
+            .cells
+            .iter_mut()
+            .chain(m.static_cells.iter_mut())
+            .flatten();
+        for t in tests.chain(lists) {
+            t.other = flat(t.other_at) as i32;
+        }
+        m.cell_offsets = CELL_SLOTS.map(flat);
+        m.dot_offsets = DOT_SLOTS.map(flat);
+        let mut filled = [0usize; 2];
+        for (k, &p) in CELL_SLOTS.iter().enumerate() {
+            let dir = (p.y & 1) as usize;
+            m.edge_cells[dir][filled[dir]] = (-flat(p), k);
+            filled[dir] += 1;
+        }
+        m
+    }
+
     /// Folds every dot-local variant into the dot table.
     fn build_dot_table(&mut self, variants: &[Variant], dot_variants: &[(usize, Pos)]) {
         for &(vi, dot) in dot_variants {
             let slot = |p: Pos| DOT_SLOTS.iter().position(|&s| dot + s == p);
             self.dots.fold(vi, &variants[vi], &slot);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relocated_matchers_are_the_ones_compiled_for_that_stride() {
+        let general = include_str!("../tests/fixtures/general/general.rules");
+        let mut sources: Vec<(String, String)> = crate::rules::BUILTIN_RULES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        sources.push(("general.rules".into(), general.into()));
+        let book = RuleBook::new(RuleSet::from_sources(&sources).unwrap());
+        for single_loop in [false, true] {
+            let base = book.stages(40, single_loop);
+            assert!(base.stages.iter().any(|s| !s.all.entries.is_empty()));
+            for stride in [22, 40, 58, 1002] {
+                assert!(
+                    base.relocate(stride) == book.stages(stride, single_loop),
+                    "stride {stride}, single loop {single_loop}"
+                );
+            }
         }
     }
 }

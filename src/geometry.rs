@@ -8,7 +8,7 @@
 use std::fmt;
 
 /// A point of the doubled lattice: `y` grows downwards, `x` to the right.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Pos {
     /// Row on the doubled lattice.
     pub y: i32,

@@ -92,6 +92,9 @@ pub struct Attempt {
 pub struct Solver {
     book: RuleBook,
     stages: HashMap<(usize, bool), Stages>,
+    /// The first stages compiled, with and without the single-loop rules: other widths
+    /// relocate them instead of compiling again.
+    templates: [Option<Stages>; 2],
     options: SolveOptions,
     prober: Prober,
 }
@@ -107,6 +110,7 @@ impl Solver {
         Solver {
             book,
             stages: HashMap::new(),
+            templates: [None, None],
             options,
             prober: Prober::new(),
         }
@@ -156,10 +160,14 @@ impl Solver {
         }
         let book = &self.book;
         let single_loop = book.single_loop_rules_apply(puzzle);
+        let template = &mut self.templates[usize::from(single_loop)];
         let stages = self
             .stages
             .entry((stride, single_loop))
-            .or_insert_with(|| book.stages(stride, single_loop));
+            .or_insert_with(|| match template {
+                Some(t) => t.relocate(stride),
+                None => template.insert(book.stages(stride, single_loop)).clone(),
+            });
         let engine = Engine::new(book, stages).with_switches(switches);
         let prober = &mut self.prober;
         prober.probes = 0;
