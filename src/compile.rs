@@ -411,6 +411,9 @@ pub struct Matchers {
     pub dots: Table,
     /// The variants that read one clue cell's sides only, by clue, then by the side word.
     pub sides: [Table; 4],
+    /// The `set` bytes of `sides` indexed by the cell's code / 16 (0: blank or off-grid,
+    /// nothing to set; `1 << n`: clue `n`), so that a woken cell costs one lookup.
+    pub side_set: [[u8; 256]; 9],
     /// Whether any cell test is filed in `cell_watch` (otherwise woken cells need only the
     /// side tables).
     pub has_cell_lists: bool,
@@ -553,6 +556,7 @@ impl Matchers {
             cell_watch_tests: Vec::new(),
             dots: Table::default(),
             sides: Default::default(),
+            side_set: [[0; 256]; 9],
             has_cell_lists: false,
             static_cells: Default::default(),
             edge_cells: Default::default(),
@@ -709,6 +713,9 @@ impl Matchers {
         }
         m.statics = statics.map(|l| push_all(&mut m, l));
         m.build_dot_table(variants, &dot_variants);
+        for (n, table) in m.sides.iter().enumerate() {
+            m.side_set[1 << n] = table.set;
+        }
         m.has_cell_lists = cell_watch.iter().any(|l| !l.is_empty());
         for list in cell_watch {
             let start = m.cell_watch_tests.len() as u32;

@@ -444,17 +444,17 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     fn wake(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
         let m = self.matchers;
         let [a, b] = board.edge_dots(q);
-        if m.dots.used {
-            self.eval_dot(board, a)?;
-            self.eval_dot(board, b)?;
-        }
+        self.eval_dot(board, a)?;
+        self.eval_dot(board, b)?;
         for cell in board.edge_cells(q) {
-            let code = board.at(cell);
-            if code >= CLUE0 {
-                let clue = code.trailing_zeros() as usize - 4;
-                if m.sides[clue].used {
-                    self.eval_sides(board, cell, clue)?;
-                }
+            // A blank cell's row of `side_set` is all zeros.
+            let set =
+                m.side_set[usize::from(board.at(cell) >> 4)][(board.word(cell) & 0xFF) as usize];
+            if set != 0 {
+                let clue = board.at(cell).trailing_zeros() as usize - 4;
+                let state = (board.word(cell) & 0xFF) as usize;
+                let variants = &m.sides[clue].variants[state];
+                self.apply_table(board, cell, set, variants, &m.cell_offsets[..4])?;
             }
         }
         if m.has_cell_lists {

@@ -97,6 +97,8 @@ pub struct Solver {
     templates: [Option<Stages>; 2],
     options: SolveOptions,
     prober: Prober,
+    /// A board handed back by [`Solver::recycle`], reused for the next puzzle.
+    spare: Option<Board>,
 }
 
 impl Solver {
@@ -113,6 +115,7 @@ impl Solver {
             templates: [None, None],
             options,
             prober: Prober::new(),
+            spare: None,
         }
     }
 
@@ -129,6 +132,12 @@ impl Solver {
     /// The deducers in use: those the rule set switches on and the options allow.
     pub fn switches(&self) -> Switches {
         self.book.switches().and(self.options.switches)
+    }
+
+    /// Takes back a board that is no longer needed, to lay out the next puzzle on its memory
+    /// (a stream of puzzles then allocates nothing after the first).
+    pub fn recycle(&mut self, board: Board) {
+        self.spare = Some(board);
     }
 
     /// Solves a puzzle; returns the board as far as solving took it, and the outcome.
@@ -153,7 +162,13 @@ impl Solver {
             closures: switches.loop_closure,
             reasons: self.options.reasons,
         };
-        let board = Board::new(puzzle, self.book.margin, tracking);
+        let board = match self.spare.take() {
+            Some(mut board) => {
+                board.reset(puzzle, self.book.margin, tracking);
+                board
+            }
+            None => Board::new(puzzle, self.book.margin, tracking),
+        };
         let stride = board.stride();
         if self.stages.len() > 64 {
             self.stages.clear();

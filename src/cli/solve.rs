@@ -153,6 +153,7 @@ impl Run {
                 };
                 eprintln!("slink: puzzle {k} ({name}, {size}): {what}");
             }
+            solver.recycle(board);
         }
         if reader.missing_end_marker() {
             eprintln!("slink: warning: {name} ends without the `0 0` end marker");
