@@ -1,0 +1,193 @@
+//! One JSON object per puzzle (one per line): clues, every edge's state, the outcome, and what solving took.
+//!
+//! Edge states are strings of one character per edge, row by row: `L` line, `x` cross, `?`
+//! unknown; `horizontal` has a string per dot row (`cols` edges each), `vertical` one per
+//! cell row (`cols + 1` edges). Clues are strings per row, `.` for a blank.
+
+use crate::solve::{Outcome, Report};
+use crate::view::{Edge, View};
+use serde::Serialize;
+
+/// The JSON record of one puzzle.
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    /// Its number in the stream (1, 2, ...).
+    pub puzzle: usize,
+    /// Where it was read from.
+    pub source: String,
+    /// Cells down.
+    pub rows: usize,
+    /// Cells across.
+    pub cols: usize,
+    /// Clues, one string per row (`.` blank).
+    pub clues: Vec<String>,
+    /// `solved`, `several`, `stuck`, `no-solution` or `limit`.
+    pub outcome: &'static str,
+    /// Whether `edges` holds an answer (one loop meeting every clue).
+    pub answer: bool,
+    /// Why it ended otherwise than solved, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Every edge's state.
+    pub edges: Edges,
+    /// What solving took.
+    pub stats: Stats,
+    /// The difficulty grade.
+    pub grade: Grade,
+}
+
+/// Edge states, one string per row (see the module notes).
+#[derive(Clone, Debug, Serialize)]
+pub struct Edges {
+    /// Per dot row, `cols` edges.
+    pub horizontal: Vec<String>,
+    /// Per cell row, `cols + 1` edges.
+    pub vertical: Vec<String>,
+}
+
+/// What solving one puzzle took.
+#[derive(Clone, Debug, Serialize)]
+pub struct Stats {
+    /// Solve time in milliseconds.
+    pub time_ms: f64,
+    /// Probes made.
+    pub probes: u64,
+    /// Search nodes (guesses).
+    pub nodes: u64,
+    /// Edges decided by loop closure (work, probes included).
+    pub closure_decided: u64,
+    /// Edges decided by colouring (work, probes included).
+    pub colouring_decided: u64,
+    /// Edges decided by probing.
+    pub probing_decided: u64,
+}
+
+/// How hard a puzzle was: what it needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Grade {
+    /// The highest rule level that ran.
+    pub level: u32,
+    /// Whether loop closure decided an edge.
+    pub loop_closure: bool,
+    /// Whether colouring decided an edge.
+    pub colouring: bool,
+    /// Whether probing decided an edge.
+    pub probing: bool,
+    /// Whether search guessed.
+    pub search: bool,
+    /// The deepest stack of guesses.
+    pub depth: u32,
+}
+
+impl Grade {
+    /// The grade of a puzzle solved with this report.
+    pub fn of(report: &Report) -> Grade {
+        Grade {
+            level: report.level,
+            loop_closure: report.closure_decided > 0,
+            colouring: report.colouring_decided > 0,
+            probing: report.probing_decided > 0,
+            search: report.search.nodes > 0,
+            depth: report.search.depth,
+        }
+    }
+
+    /// A one-line summary, e.g. `level 2; loop closure, probing; no search`.
+    pub fn summary(&self) -> String {
+        let mut used = Vec::new();
+        if self.loop_closure {
+            used.push("loop closure");
+        }
+        if self.colouring {
+            used.push("colouring");
+        }
+        if self.probing {
+            used.push("probing");
+        }
+        let used = if used.is_empty() {
+            "rules only".to_string()
+        } else {
+            used.join(", ")
+        };
+        let search = if self.search {
+            format!("search depth {}", self.depth)
+        } else {
+            "no search".to_string()
+        };
+        format!("level {}; {used}; {search}", self.level)
+    }
+}
+
+/// The word of an outcome.
+pub fn outcome_word(outcome: &Outcome) -> &'static str {
+    match outcome {
+        Outcome::Solved => "solved",
+        Outcome::Several => "several",
+        Outcome::Stuck { .. } => "stuck",
+        Outcome::Contradiction(_) => "no-solution",
+        Outcome::Limit { .. } => "limit",
+    }
+}
+
+fn edge_char(e: Edge) -> char {
+    match e {
+        Edge::Line => 'L',
+        Edge::Cross => 'x',
+        Edge::Unknown => '?',
+    }
+}
+
+impl Record {
+    /// The record of a puzzle's board and outcome.
+    pub fn new(
+        puzzle: usize,
+        source: &str,
+        view: &impl View,
+        outcome: &Outcome,
+        report: &Report,
+        time_ms: f64,
+        message: Option<String>,
+    ) -> Record {
+        let (rows, cols) = (view.rows(), view.cols());
+        Record {
+            puzzle,
+            source: source.to_string(),
+            rows,
+            cols,
+            clues: (0..rows)
+                .map(|r| {
+                    (0..cols)
+                        .map(|c| view.clue(r, c).map_or('.', |n| char::from(b'0' + n)))
+                        .collect()
+                })
+                .collect(),
+            outcome: outcome_word(outcome),
+            answer: outcome.has_answer(),
+            message,
+            edges: Edges {
+                horizontal: (0..=rows)
+                    .map(|r| (0..cols).map(|c| edge_char(view.h(r, c))).collect())
+                    .collect(),
+                vertical: (0..rows)
+                    .map(|r| (0..=cols).map(|c| edge_char(view.v(r, c))).collect())
+                    .collect(),
+            },
+            stats: Stats {
+                time_ms,
+                probes: report.probes,
+                nodes: report.search.nodes,
+                closure_decided: report.closure_decided,
+                colouring_decided: report.colouring_decided,
+                probing_decided: report.probing_decided,
+            },
+            grade: Grade::of(report),
+        }
+    }
+
+    /// The record as one line of JSON (with its `\n`).
+    pub fn line(&self) -> String {
+        let mut s = serde_json::to_string(self).expect("records serialize");
+        s.push('\n');
+        s
+    }
+}

@@ -1,0 +1,68 @@
+//! A board drawn in the glyphs of rule pictures: `+` dots, `---` and `|` lines, ` x ` and `x` crosses, blanks for unknown edges, digits for clues.
+//!
+//! Unlike the answer frame, this shows every state, so a board mid-solve or stuck can be
+//! drawn; it is also how rule files draw boards, so a drawing can be pasted into an
+//! `example`.
+
+use crate::view::{Edge, View};
+
+/// Draws a board, one line per lattice row, each indented by `indent` spaces, without
+/// trailing spaces.
+pub fn draw(view: &impl View, indent: usize) -> String {
+    let mut out = String::new();
+    let pad = " ".repeat(indent);
+    for y in 0..=2 * view.rows() {
+        let mut line = pad.clone();
+        if y % 2 == 0 {
+            let r = y / 2;
+            for c in 0..view.cols() {
+                line.push('+');
+                line.push_str(match view.h(r, c) {
+                    Edge::Line => "---",
+                    Edge::Cross => " x ",
+                    Edge::Unknown => "   ",
+                });
+            }
+            line.push('+');
+        } else {
+            let r = y / 2;
+            for c in 0..=view.cols() {
+                line.push(match view.v(r, c) {
+                    Edge::Line => '|',
+                    Edge::Cross => 'x',
+                    Edge::Unknown => ' ',
+                });
+                if c < view.cols() {
+                    line.push(' ');
+                    line.push(match view.clue(r, c) {
+                        Some(n) => char::from(b'0' + n),
+                        None => ' ',
+                    });
+                    line.push(' ');
+                }
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::Picture;
+
+    #[test]
+    fn every_state_is_drawn() {
+        let puzzle = crate::puzzle::parse_all("t", b"1 2\n1 .\n0 0\n")
+            .unwrap()
+            .remove(0);
+        let mut p = Picture::blank(&puzzle);
+        p.set(0, 1, Edge::Line);
+        p.set(0, 3, Edge::Cross);
+        p.set(1, 0, Edge::Cross);
+        p.set(1, 4, Edge::Line);
+        assert_eq!(draw(&p, 2), "  +---+ x +\n  x 1     |\n  +   +   +\n");
+    }
+}

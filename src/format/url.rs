@@ -1,0 +1,223 @@
+//! puzz.link / pzprjs URLs for Slitherlink (`https://puzz.link/p?slither/COLS/ROWS/BODY`): reading puzzles from them and writing them.
+//!
+//! The body is pzprjs's "4-cell" code, cell by cell, row by row: a clue `n` (0-4) is `n`
+//! when the next cell holds a clue, `5+n` when one blank follows, `a+n` (hex) when two
+//! blanks follow; a run of 1-20 blanks is one letter `g`-`z`; `.` is a clue cell without a
+//! number (read as a blank). Clue 4 fits only a 1x1 loop and is refused.
+
+use crate::puzzle::Puzzle;
+use std::fmt;
+
+/// Why a URL could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UrlError(String);
+
+impl fmt::Display for UrlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UrlError {}
+
+/// The largest side a URL may give.
+const MAX_SIDE: usize = 10_000;
+
+/// Whether a line of input looks like a puzzle URL (rather than a puzzle stream line).
+pub fn looks_like_url(text: &str) -> bool {
+    let t = text.trim();
+    t.contains("slither/") && (t.contains("://") || t.starts_with("p?") || t.contains('?'))
+}
+
+/// Reads the puzzle of a Slitherlink URL.
+pub fn decode(url: &str) -> Result<Puzzle, UrlError> {
+    let url = url.trim();
+    let Some(at) = url.find("slither/") else {
+        return Err(UrlError(format!(
+            "not a Slitherlink URL (no `slither/` in {url:?})"
+        )));
+    };
+    let mut parts = url[at + "slither/".len()..].split('/');
+    // Skip flags pzprjs may put before the size (anything that is not a number).
+    let mut numbers = Vec::new();
+    for part in parts.by_ref() {
+        if let Ok(n) = part.parse::<usize>() {
+            numbers.push(n);
+            if numbers.len() == 2 {
+                break;
+            }
+        } else if !numbers.is_empty() {
+            return Err(UrlError(format!(
+                "bad size in {url:?}: `{part}` is not a number"
+            )));
+        }
+    }
+    let [cols, rows] = numbers[..] else {
+        return Err(UrlError(format!("no size (columns/rows) in {url:?}")));
+    };
+    if cols == 0 || rows == 0 || cols > MAX_SIDE || rows > MAX_SIDE {
+        return Err(UrlError(format!(
+            "size {cols}x{rows} in {url:?} is out of range (1 to {MAX_SIDE} each way)"
+        )));
+    }
+    let body = parts.next().unwrap_or("");
+    let body = body.split(['?', '#', '&']).next().unwrap_or("");
+    let cells = rows * cols;
+    let mut clues = vec![None; cells];
+    let mut c = 0;
+    for (i, ch) in body.chars().enumerate() {
+        if c >= cells {
+            break;
+        }
+        let digit = ch.to_digit(36).map(|d| d as usize);
+        let (clue, skip) = match (ch, digit) {
+            ('.', _) => (None, 0),
+            (_, Some(d @ 0..=4)) => (Some(d), 0),
+            (_, Some(d @ 5..=9)) => (Some(d - 5), 1),
+            (_, Some(d @ 10..=14)) => (Some(d - 10), 2),
+            (_, Some(d @ 16..=35)) => (None, d - 16),
+            _ => {
+                return Err(UrlError(format!(
+                    "bad character `{ch}` at position {} of the body of {url:?}",
+                    i + 1
+                )));
+            }
+        };
+        if let Some(n) = clue {
+            if n == 4 {
+                return Err(UrlError(format!(
+                    "clue 4 at cell {} of {url:?}: only a 1x1 loop has four sides, and slink reads clues 0 to 3",
+                    c + 1
+                )));
+            }
+            clues[c] = Some(n as u8);
+        }
+        c += 1 + skip;
+    }
+    Ok(Puzzle { rows, cols, clues })
+}
+
+/// The puzz.link URL of a puzzle.
+pub fn encode(puzzle: &Puzzle) -> String {
+    let mut body = String::new();
+    let clues = &puzzle.clues;
+    let mut blanks = 0;
+    let mut c = 0;
+    while c < clues.len() {
+        let mut code = String::new();
+        match clues[c] {
+            Some(n) => {
+                let n = usize::from(n);
+                let clue_at = |k: usize| clues.get(k).is_some_and(|x| x.is_some());
+                let digit = if clue_at(c + 1) {
+                    n
+                } else if clue_at(c + 2) {
+                    c += 1;
+                    5 + n
+                } else {
+                    c += 2;
+                    10 + n
+                };
+                code.push(char::from_digit(digit as u32, 16).expect("below 16"));
+            }
+            None => blanks += 1,
+        }
+        if blanks > 0 && (!code.is_empty() || blanks == 20) {
+            body.push(char::from_digit(blanks + 15, 36).expect("below 36"));
+            blanks = 0;
+        }
+        body.push_str(&code);
+        c += 1;
+    }
+    if blanks > 0 {
+        body.push(char::from_digit(blanks + 15, 36).expect("below 36"));
+    }
+    format!(
+        "https://puzz.link/p?slither/{}/{}/{body}",
+        puzzle.cols, puzzle.rows
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_urls_read_as_their_puzzles() {
+        // 3x3: "0 . 1" / ". . ." / "3 . .", worked out by hand from the rules above:
+        // 0 with one blank after it (5), 1 with two (b), one blank (g), 3 with two (d).
+        let p = decode("https://puzz.link/p?slither/3/3/5bgd").unwrap();
+        assert_eq!((p.rows, p.cols), (3, 3));
+        assert_eq!(
+            p.clues,
+            vec![
+                Some(0),
+                None,
+                Some(1),
+                None,
+                None,
+                None,
+                Some(3),
+                None,
+                None
+            ]
+        );
+        assert_eq!(encode(&p), "https://puzz.link/p?slither/3/3/5bgd");
+        // Other hosts and a cell without a number; a body cut short leaves blanks.
+        let p = decode("http://pzv.jp/p.html?slither/2/2/.2").unwrap();
+        assert_eq!(p.clues, vec![None, Some(2), None, None]);
+        // A run of 25 blanks is two letters (20 and 5): z, k.
+        let p = decode("https://puzz.link/p?slither/5/5/zk").unwrap();
+        assert!(p.clues.iter().all(Option::is_none));
+        assert_eq!(encode(&p), "https://puzz.link/p?slither/5/5/zk");
+    }
+
+    #[test]
+    fn puzzles_round_trip() {
+        let mut rng = crate::generate::Rng::new(5);
+        for _ in 0..500 {
+            let rows = 1 + rng.index(9);
+            let cols = 1 + rng.index(9);
+            let share = rng.unit();
+            let clues = (0..rows * cols)
+                .map(|_| (rng.unit() < share).then(|| rng.index(4) as u8))
+                .collect();
+            let p = Puzzle { rows, cols, clues };
+            assert_eq!(decode(&encode(&p)).unwrap(), p);
+        }
+    }
+
+    #[test]
+    fn bad_urls_say_why() {
+        assert!(
+            decode("https://puzz.link/p?nurikabe/3/3/x")
+                .unwrap_err()
+                .to_string()
+                .contains("not a Slitherlink")
+        );
+        assert!(
+            decode("https://puzz.link/p?slither/3/x/")
+                .unwrap_err()
+                .to_string()
+                .contains("not a number")
+        );
+        assert!(
+            decode("https://puzz.link/p?slither/0/3/")
+                .unwrap_err()
+                .to_string()
+                .contains("out of range")
+        );
+        assert!(
+            decode("https://puzz.link/p?slither/1/1/4")
+                .unwrap_err()
+                .to_string()
+                .contains("clue 4")
+        );
+        assert!(
+            decode("https://puzz.link/p?slither/2/2/+")
+                .unwrap_err()
+                .to_string()
+                .contains("bad character")
+        );
+    }
+}
