@@ -112,7 +112,7 @@ impl Picture {
 
     /// Sets an edge given by doubled grid coordinates (an edge position of the lattice).
     pub fn set(&mut self, y: usize, x: usize, edge: Edge) {
-        if y % 2 == 0 {
+        if y.is_multiple_of(2) {
             self.h[(y / 2) * self.cols + x / 2] = edge;
         } else {
             self.v[(y / 2) * (self.cols + 1) + x / 2] = edge;

@@ -13,7 +13,7 @@ pub fn draw(view: &impl View, indent: usize) -> String {
     let pad = " ".repeat(indent);
     for y in 0..=2 * view.rows() {
         let mut line = pad.clone();
-        if y % 2 == 0 {
+        if y.is_multiple_of(2) {
             let r = y / 2;
             for c in 0..view.cols() {
                 line.push('+');
