@@ -13,6 +13,7 @@ pub mod colouring;
 pub mod compile;
 pub mod engine;
 pub mod examples;
+pub mod explain;
 pub mod format;
 pub mod generate;
 pub mod geometry;
