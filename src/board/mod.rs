@@ -842,10 +842,10 @@ impl Board {
             }
         }
         #[cfg(debug_assertions)]
-        if self.codes.len() <= 4096 {
-            if let Err(e) = self.recount() {
-                panic!("board drifted after undo: {e}");
-            }
+        if self.codes.len() <= 4096
+            && let Err(e) = self.recount()
+        {
+            panic!("board drifted after undo: {e}");
         }
     }
 
