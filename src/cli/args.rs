@@ -80,9 +80,17 @@ pub fn report(e: &clap::Error) -> i32 {
 /// Condenses clap's rendered error (message, tips, usage, "For more information") into one
 /// line: the message, the tips, and which help to read.
 fn one_line(rendered: &str) -> String {
-    let mut lines = rendered.lines();
+    let mut lines = rendered.lines().peekable();
     let first = lines.next().unwrap_or("").trim();
     let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // The indented lines right after the message (missing arguments, say) belong to it.
+    let mut details = Vec::new();
+    while let Some(l) = lines.next_if(|l| !l.trim().is_empty()) {
+        details.push(l.trim());
+    }
+    if !details.is_empty() {
+        line = format!("{} {}", line.trim_end_matches(':'), details.join(", "));
+    }
     let mut help = "slink --help".to_string();
     for l in lines {
         let l = l.trim();
@@ -141,6 +149,15 @@ mod tests {
         ] {
             assert_eq!(hoisted(args), args);
         }
+    }
+
+    #[test]
+    fn missing_arguments_are_named_on_the_line() {
+        let rendered = "error: the following required arguments were not provided:\n  --rows <ROWS>\n\nUsage: slink gen --rows <ROWS> --cols <COLS>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(rendered),
+            "the following required arguments were not provided --rows <ROWS>; see `slink gen --help`"
+        );
     }
 
     #[test]
