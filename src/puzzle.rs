@@ -365,7 +365,8 @@ impl<R: Read> PuzzleReader<R> {
         self.started += 1;
         self.previous_rows = rows;
         let number = self.started;
-        let mut clues = Vec::with_capacity(rows * cols);
+        // Reserve for what the header promises only up to a point: the rows may never come.
+        let mut clues = Vec::with_capacity((rows * cols).min(1 << 22));
         let mut scratch = Vec::new();
         let mut first_error: Option<InputError> = None;
         let mut row = 0;
