@@ -170,7 +170,11 @@ fn parse_picture(
     let last = rows.iter().rposition(|(_, t)| !t.trim().is_empty());
     let (Some(first), Some(last)) = (first, last) else {
         errors.push(
-            Diagnostic::new(file, Span::new(at.line + 1, 1), "expected a picture here")
+            // Below the keyword, or at the keyword when the file ends right after it.
+            match rows.first() {
+                Some(&(line, _)) => Diagnostic::new(file, Span::new(line, 1), "expected a picture here"),
+                None => Diagnostic::new(file, at, "expected a picture below this line"),
+            }
                 .with_help("draw the picture on indented lines below the keyword, starting with a dot row such as `  +   +`"),
         );
         return picture;
@@ -803,6 +807,20 @@ then
         assert_eq!(errors.len(), 2, "{errors:?}");
         assert_eq!(errors[0].at, Span::new(6, 1));
         assert!(errors[1].message.contains("expected `then`"));
+    }
+
+    #[test]
+    fn a_keyword_on_the_last_line_is_reported_on_that_line() {
+        // Found by the rule_files fuzz target: the position was one line past the end.
+        let (_, errors) = parse_file(
+            "t.rules",
+            "rule r\nwhen\n  +   +\nthen\n  +---+\nexample\n  +   +\ngives",
+        );
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].at, Span::new(8, 1));
+        assert_eq!(errors[0].message, "expected a picture below this line");
+        let (_, errors) = parse_file("t.rules", "rule r\nwhen\n\n");
+        assert_eq!(errors[0].at, Span::new(3, 1), "{errors:?}");
     }
 
     #[test]
