@@ -4,7 +4,7 @@
 //! with random bytes overwritten, inserted and deleted).
 //!
 //! The coverage-guided runs use libFuzzer through `cargo fuzz` (see `fuzz/README.md`);
-//! `SLINK_FUZZ_CASES` sets the number of random inputs per target here (default 256).
+//! `SLINK_FUZZ_CASES` sets the number of random inputs per target here (default 1024).
 
 #[path = "../fuzz/src/lib.rs"]
 mod targets;
@@ -54,7 +54,7 @@ fn cases() -> u32 {
     std::env::var("SLINK_FUZZ_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(256)
+        .unwrap_or(1024)
 }
 
 /// Random bytes, or a seed of `target` with random edits.
