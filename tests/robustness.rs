@@ -164,7 +164,7 @@ fn trusted_unsound_rules_never_give_a_false_verdict_without_saying_so() {
         .unwrap_or_else(|| panic!("puzzle 1 is not reported: {}", run.stderr));
     assert!(
         first.contains(
-            "no solution under the rules, which are trusted without proof (--trust-rules)"
+            "contradiction under the rules, which are trusted without proof (--trust-rules)"
         ) && first.ends_with("the puzzle itself may have a solution"),
         "{first}"
     );

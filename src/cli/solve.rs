@@ -163,7 +163,7 @@ impl Run {
                         board.edge_count()
                     ),
                     Outcome::Contradiction(c) if self.relative => format!(
-                        "no solution under the rules, which are trusted without proof \
+                        "contradiction under the rules, which are trusted without proof \
                          (--trust-rules): {c}; the puzzle itself may have a solution"
                     ),
                     Outcome::Contradiction(c) => format!("no solution: {c}"),
