@@ -6,6 +6,8 @@
 //! with the global deducers in code switched on by name: loop closure ([`loops`]), colouring
 //! ([`colouring`]), probing ([`probing`]) and search ([`search`]), under [`budget`]s.
 
+#![forbid(unsafe_code)]
+
 pub mod board;
 pub mod budget;
 pub mod cli;

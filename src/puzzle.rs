@@ -93,6 +93,10 @@ pub struct InputError {
     pub message: String,
     /// Whether the reader can go on with the next puzzle after this error.
     pub recoverable: bool,
+    /// Whether the lines in error stand for a puzzle, so that it takes a number (false for
+    /// lines that are not a puzzle, such as an extra row of the previous one, and for the
+    /// second error of one puzzle).
+    pub is_puzzle: bool,
 }
 
 /// Decoding of one clue byte: 0..=3 a clue, `BLANK` for `.`/`-`, `BAD` otherwise.
@@ -208,8 +212,16 @@ pub struct PuzzleReader<R: Read> {
     previous_rows: usize,
     finished: bool,
     missing_end: bool,
+    /// The last line of the last bad puzzle read as `0 0`: when the input ends right after
+    /// it, that line was the end marker, taken as a row because the puzzle was short a row.
+    marker_in_bad_puzzle: bool,
     /// An unrecoverable error met while skipping the rest of a bad puzzle, reported next.
     pending: Option<InputError>,
+    /// A line handed back (with its number) to be read again: the size line of the next
+    /// puzzle, found while reading or skipping the rows of a bad one.
+    unread: Option<(Line, usize)>,
+    /// Largest number of cells accepted in a puzzle.
+    max_cells: usize,
 }
 
 impl<R: Read> PuzzleReader<R> {
@@ -237,8 +249,18 @@ impl<R: Read> PuzzleReader<R> {
             previous_rows: 0,
             finished: false,
             missing_end: false,
+            marker_in_bad_puzzle: false,
             pending: None,
+            unread: None,
+            max_cells: MAX_CELLS,
         }
+    }
+
+    /// Sets the largest number of cells accepted in a puzzle (default [`MAX_CELLS`]); a
+    /// larger puzzle is reported and skipped, and the stream goes on after it.
+    pub fn with_max_cells(mut self, max_cells: usize) -> Self {
+        self.max_cells = max_cells;
+        self
     }
 
     /// Next puzzle of the stream. None after the "0 0" end marker (or at end of input).
@@ -247,9 +269,12 @@ impl<R: Read> PuzzleReader<R> {
     /// reach the reader of our output before we block waiting for more input. (A failed flush
     /// is ignored here: the writer reports it again on its next write or flush.)
     ///
-    /// After an error with `recoverable == true`, all rows of the bad puzzle have been
-    /// consumed and the next call goes on with the next puzzle. After an unrecoverable error,
-    /// every further call returns None.
+    /// After an error with `recoverable == true`, the next call goes on with the next puzzle:
+    /// after a bad row, the rest of the puzzle's rows have been consumed (up to a line that
+    /// reads as the next size line where the puzzle ran short); after a bad size line, the
+    /// lines up to the next line that reads as a size line have been skipped (the message
+    /// says which). After an unrecoverable error (the input ended inside a puzzle, or could
+    /// not be read), every further call returns None.
     pub fn next_puzzle(
         &mut self,
         before_read: &mut dyn Write,
@@ -276,10 +301,9 @@ impl<R: Read> PuzzleReader<R> {
         }
     }
 
-    /// Number of puzzles started so far (a puzzle with a bad value still counts, so numbering
-    /// stays aligned with the input).
-    ///
-    /// A puzzle starts with a valid header line; a bad header is unrecoverable and not counted.
+    /// Number of puzzles started so far (a puzzle with a bad value or a bad size line still
+    /// counts, so numbering stays aligned with the input; lines that look like an extra row of
+    /// the previous puzzle do not).
     pub fn puzzles_started(&self) -> usize {
         self.started
     }
@@ -295,6 +319,7 @@ impl<R: Read> PuzzleReader<R> {
             position: Position { line, column },
             message,
             recoverable,
+            is_puzzle: true,
         }
     }
 
@@ -316,22 +341,37 @@ impl<R: Read> PuzzleReader<R> {
         let header = loop {
             match self.next_line(before_read)? {
                 None => {
-                    self.missing_end = true;
+                    // A `0 0` taken as the last row of a puzzle short a row was the end marker.
+                    self.missing_end = !self.marker_in_bad_puzzle;
                     return Ok(None);
                 }
                 Some(line) if line.start == line.end => continue,
                 Some(line) => break line,
             }
         };
-        let Some((rows, cols)) = self.parse_header(header)? else {
-            return Ok(None);
+        self.marker_in_bad_puzzle = false;
+        let (rows, cols) = match self.parse_header(header) {
+            Ok(None) => return Ok(None),
+            Ok(Some(size)) => size,
+            Err(mut error) => {
+                if error.is_puzzle {
+                    self.started += 1;
+                    self.previous_rows = 0;
+                }
+                self.skip_to_next_header(before_read, &mut error)?;
+                return Err(error);
+            }
         };
         self.started += 1;
         self.previous_rows = rows;
         let number = self.started;
-        let mut clues = Vec::with_capacity(rows * cols);
-        let mut first_error = None;
-        for row in 1..=rows {
+        // Reserve for what the header promises only up to a point: the rows may never come.
+        let mut clues = Vec::with_capacity((rows * cols).min(1 << 22));
+        let mut scratch = Vec::new();
+        let mut first_error: Option<InputError> = None;
+        let mut row = 0;
+        let mut last = None;
+        while row < rows {
             let line = match self.next_line(before_read) {
                 Ok(Some(line)) => line,
                 result => {
@@ -340,54 +380,185 @@ impl<R: Read> PuzzleReader<R> {
                         _ => {
                             let (line, column) = self.end_position();
                             let message = format!(
-                                "input ended inside puzzle {number}: expected {}, found {}",
+                                "input ended inside puzzle {number}: expected {}, found {row}",
                                 count_of(rows, "row"),
-                                row - 1
                             );
                             self.error(line, column, message, false)
                         }
                     };
                     return Err(match first_error {
                         Some(first) => {
-                            self.pending = Some(error);
+                            self.pending = Some(InputError {
+                                is_puzzle: false,
+                                ..error
+                            });
                             first
                         }
                         None => error,
                     });
                 }
             };
-            if first_error.is_none()
-                && let Err(error) = self.parse_row(line, number, row, cols, &mut clues)
-            {
-                first_error = Some(error);
+            if line.start == line.end {
+                continue; // a blank line is never a row (a row holds at least one value)
             }
+            row += 1;
+            let target = if first_error.is_none() {
+                &mut clues
+            } else {
+                scratch.clear();
+                &mut scratch
+            };
+            last = Some(line);
+            let Err(error) = self.parse_row(line, number, row, cols, target) else {
+                continue;
+            };
+            if self.reads_as_next_size(line, cols) {
+                // The puzzle ran short: this line is the size line of the next puzzle.
+                self.unread = Some((line, self.line));
+                return Err(first_error.unwrap_or_else(|| {
+                    let message = format!(
+                        "puzzle {number} ends after {} of its {}: this line reads as the \
+                         size of the next puzzle",
+                        row - 1,
+                        count_of(rows, "row"),
+                    );
+                    self.error_at(line, line.start, message, true)
+                }));
+            }
+            first_error.get_or_insert(error);
         }
         match first_error {
-            Some(error) => Err(error),
+            Some(error) => {
+                self.marker_in_bad_puzzle = last.is_some_and(|line| self.is_end_marker(line));
+                Err(error)
+            }
             None => Ok(Some(Puzzle { rows, cols, clues })),
         }
     }
 
+    /// Whether a line holds exactly two whole numbers, as a size line or the end marker does.
+    fn reads_as_size(&self, line: Line) -> bool {
+        let s = &self.buf[line.start..line.end];
+        let mut tokens = Tokens { s, i: 0 };
+        let mut digits = || {
+            tokens
+                .next()
+                .is_some_and(|(a, b)| s[a..b].iter().all(u8::is_ascii_digit))
+        };
+        digits() && digits() && tokens.next().is_none()
+    }
+
+    /// Whether a bad row of a puzzle with `cols` columns is rather the size line of the next
+    /// puzzle (or the end marker): two whole numbers, where a row has another number of
+    /// values, and not a short row of clues (`1 1` is taken for a row missing a value, `0 0`
+    /// and `3 4` for a size line).
+    fn reads_as_next_size(&self, line: Line, cols: usize) -> bool {
+        if cols == 2 || !self.reads_as_size(line) {
+            return false;
+        }
+        let s = &self.buf[line.start..line.end];
+        let clue_row =
+            Tokens { s, i: 0 }.all(|(a, b)| b - a == 1 && CLUE_CODE[s[a] as usize] != BAD);
+        !clue_row || self.is_end_marker(line)
+    }
+
+    /// Whether a line reads `0 0`.
+    fn is_end_marker(&self, line: Line) -> bool {
+        let s = &self.buf[line.start..line.end];
+        let tokens: Vec<&[u8]> = Tokens { s, i: 0 }.map(|(a, b)| &s[a..b]).collect();
+        tokens.len() == 2
+            && tokens
+                .iter()
+                .all(|t| !t.is_empty() && t.iter().all(|&d| d == b'0'))
+    }
+
+    /// After a bad size line: skips lines up to the next one that reads as a size line (two
+    /// whole numbers, which is left to be read next) or the end of the input, and says in
+    /// `error` which lines were skipped.
+    fn skip_to_next_header(
+        &mut self,
+        before_read: &mut dyn Write,
+        error: &mut InputError,
+    ) -> Result<(), InputError> {
+        let mut skipped: Option<(usize, usize)> = None;
+        let end = loop {
+            let next = match self.next_line(before_read) {
+                Ok(next) => next,
+                Err(e) => {
+                    self.pending = Some(InputError {
+                        is_puzzle: false,
+                        ..e
+                    });
+                    break None;
+                }
+            };
+            match next {
+                None => break None,
+                Some(line) if line.start == line.end => continue,
+                Some(line) if self.reads_as_size(line) => {
+                    self.unread = Some((line, self.line));
+                    break Some(self.line);
+                }
+                Some(_) => {
+                    let first = skipped.map_or(self.line, |(first, _)| first);
+                    skipped = Some((first, self.line));
+                }
+            }
+        };
+        let lines = |(first, last): (usize, usize)| {
+            if first == last {
+                format!("line {first}")
+            } else {
+                format!("lines {first}-{last}")
+            }
+        };
+        match (skipped, end) {
+            (None, _) => {}
+            (Some(range), Some(next)) => error.message.push_str(&format!(
+                "; skipped {} up to the next size line (line {next})",
+                lines(range)
+            )),
+            (Some(range), None) => error.message.push_str(&format!(
+                "; skipped {} to the end of the input (no size line follows)",
+                lines(range)
+            )),
+        }
+        Ok(())
+    }
+
     /// Parses a header line: `Some((rows, cols))`, or None for the `0 0` end marker.
+    ///
+    /// Every error is recoverable: the caller skips to the next line that reads as a size.
     fn parse_header(&self, line: Line) -> Result<Option<(usize, usize)>, InputError> {
         let number = self.started + 1;
         let s = &self.buf[line.start..line.end];
         let mut tokens = Tokens { s, i: 0 };
         let expected = format!("expected the size 'rows columns' of puzzle {number}");
+        // A line that looks like a row of clues is an extra row of the previous puzzle, not a
+        // puzzle of its own.
+        let fail = |at: usize, mut message: String| {
+            let is_puzzle = !self.add_extra_row_hint(s, &mut message);
+            InputError {
+                is_puzzle,
+                ..self.error_at(line, at, message, true)
+            }
+        };
         let mut values = [0usize; 2];
         let mut spans = [(0, 0); 2];
         for (k, value) in values.iter_mut().enumerate() {
             let Some((a, b)) = tokens.next() else {
-                let mut message = format!("{expected} (two whole numbers), found only one number");
-                self.add_extra_row_hint(s, &mut message);
-                return Err(self.error_at(line, line.end, message, false));
+                let message = format!("{expected} (two whole numbers), found only one number");
+                return Err(fail(line.end, message));
             };
             let token = &s[a..b];
             if !token.iter().all(u8::is_ascii_digit) {
                 let mut message =
                     format!("{expected} (two whole numbers), found {}", quoted(token));
-                self.add_extra_row_hint(s, &mut message);
-                return Err(self.error_at(line, line.start + a, message, false));
+                if token.len() > 1 && token[0] == b'-' && token[1..].iter().all(u8::is_ascii_digit)
+                {
+                    message.push_str(" (a size is never negative)");
+                }
+                return Err(fail(line.start + a, message));
             }
             *value = token.iter().fold(0usize, |v, &d| {
                 v.saturating_mul(10).saturating_add((d - b'0') as usize)
@@ -395,9 +566,8 @@ impl<R: Read> PuzzleReader<R> {
             spans[k] = (a, b);
         }
         if let Some((a, b)) = tokens.next() {
-            let mut message = format!("{expected}, found more after it: {}", quoted(&s[a..b]));
-            self.add_extra_row_hint(s, &mut message);
-            return Err(self.error_at(line, line.start + a, message, false));
+            let message = format!("{expected}, found more after it: {}", quoted(&s[a..b]));
+            return Err(fail(line.start + a, message));
         }
         let [rows, cols] = values;
         let size = || {
@@ -408,30 +578,32 @@ impl<R: Read> PuzzleReader<R> {
         if rows == 0 && cols == 0 {
             return Ok(None);
         }
+        let at = line.start + spans[0].0;
         if rows == 0 || cols == 0 {
             let message = format!(
                 "puzzle {number}: size {} has no cells (rows and columns must be at least 1; \
                  '0 0' ends the input)",
                 size()
             );
-            return Err(self.error_at(line, line.start + spans[0].0, message, false));
+            return Err(self.error_at(line, at, message, true));
         }
-        if rows > MAX_SIDE || cols > MAX_SIDE || rows.saturating_mul(cols) > MAX_CELLS {
+        let max_cells = self.max_cells;
+        if rows > MAX_SIDE || cols > MAX_SIDE || rows.saturating_mul(cols) > max_cells {
             let message = format!(
                 "puzzle {number}: size {} is too large (at most {MAX_SIDE} rows, {MAX_SIDE} \
-                 columns and {MAX_CELLS} cells)",
+                 columns and {max_cells} cells; --max-cells sets the cell limit)",
                 size()
             );
-            return Err(self.error_at(line, line.start + spans[0].0, message, false));
+            return Err(self.error_at(line, at, message, true));
         }
         Ok(Some((rows, cols)))
     }
 
     /// When a bad header line looks like a row of clues, suggests that the previous puzzle
-    /// has more rows than its header says.
-    fn add_extra_row_hint(&self, s: &[u8], message: &mut String) {
-        if self.started == 0 {
-            return;
+    /// has more rows than its header says; returns whether it did.
+    fn add_extra_row_hint(&self, s: &[u8], message: &mut String) -> bool {
+        if self.started == 0 || self.previous_rows == 0 {
+            return false;
         }
         let looks_like_row =
             Tokens { s, i: 0 }.all(|(a, b)| b - a == 1 && CLUE_CODE[s[a] as usize] != BAD);
@@ -443,6 +615,7 @@ impl<R: Read> PuzzleReader<R> {
                 count_of(self.previous_rows, "row")
             ));
         }
+        looks_like_row
     }
 
     /// Parses row `row` (1-based) of puzzle `number`, appending its `cols` clues to `clues`.
@@ -510,6 +683,10 @@ impl<R: Read> PuzzleReader<R> {
 
     /// The next line of the input, or None at its end.
     fn next_line(&mut self, before_read: &mut dyn Write) -> Result<Option<Line>, InputError> {
+        if let Some((line, number)) = self.unread.take() {
+            self.line = number;
+            return Ok(Some(line));
+        }
         loop {
             if let Some(offset) = find_newline(&self.buf[self.scanned..self.end]) {
                 let newline = self.scanned + offset;
@@ -827,12 +1004,15 @@ mod tests {
             "puzzle 1, row 2: expected 3 values, found 6",
             true,
         );
-        let e = only_error("2 3\n\n1 1 1\n0 0\n");
+        // A blank line is never a row; here a row is missing, and `0 0` is the end marker.
+        let (results, missing) = read_all("2 3\n\n1 1 1\n0 0\n", 7);
+        assert!(!missing);
+        assert_eq!(results.len(), 1);
         assert_error(
-            &e,
-            2,
+            results[0].as_ref().unwrap_err(),
+            4,
             1,
-            "puzzle 1, row 1: expected 3 values, found 0",
+            "puzzle 1 ends after 1 of its 2 rows: this line reads as the size of the next puzzle",
             true,
         );
         // Only the first problem of a puzzle is reported; all its rows are consumed.
@@ -849,7 +1029,7 @@ mod tests {
     }
 
     #[test]
-    fn bad_headers_are_unrecoverable() {
+    fn bad_headers_are_reported_and_skipped() {
         let cases: &[(&str, usize, usize, &str)] = &[
             (
                 "3\n",
@@ -867,7 +1047,7 @@ mod tests {
                 "-1 2\n",
                 1,
                 1,
-                "expected the size 'rows columns' of puzzle 1 (two whole numbers), found '-1'",
+                "expected the size 'rows columns' of puzzle 1 (two whole numbers), found '-1' (a size is never negative)",
             ),
             (
                 "2 2 2\n",
@@ -891,19 +1071,19 @@ mod tests {
                 "100001 1\n",
                 1,
                 1,
-                "puzzle 1: size 100001x1 is too large (at most 100000 rows, 100000 columns and 50000000 cells)",
+                "puzzle 1: size 100001x1 is too large (at most 100000 rows, 100000 columns and 50000000 cells; --max-cells sets the cell limit)",
             ),
             (
                 "10000 5001\n",
                 1,
                 1,
-                "puzzle 1: size 10000x5001 is too large (at most 100000 rows, 100000 columns and 50000000 cells)",
+                "puzzle 1: size 10000x5001 is too large (at most 100000 rows, 100000 columns and 50000000 cells; --max-cells sets the cell limit)",
             ),
             (
                 "99999999999999999999999 1\n",
                 1,
                 1,
-                "puzzle 1: size 99999999999999999999999x1 is too large (at most 100000 rows, 100000 columns and 50000000 cells)",
+                "puzzle 1: size 99999999999999999999999x1 is too large (at most 100000 rows, 100000 columns and 50000000 cells; --max-cells sets the cell limit)",
             ),
             (
                 "1 2\n1 1\n1\r 1\n",
@@ -914,9 +1094,9 @@ mod tests {
         ];
         for &(text, line, column, message) in cases {
             let (results, missing) = read_all(text, 3);
-            assert!(!missing);
+            assert!(missing, "{text:?}: no end marker follows");
             let e = results.last().unwrap().as_ref().unwrap_err();
-            assert_error(e, line, column, message, false);
+            assert_error(e, line, column, message, true);
         }
         // A row too many: the hint points at the previous puzzle.
         let e = only_error("1 3\n1 1 1\n1 1 1\n0 0\n");
@@ -926,8 +1106,9 @@ mod tests {
             5,
             "expected the size 'rows columns' of puzzle 2, found more after it: '1' \
              (this looks like a row: does puzzle 1 have more than the 1 row its header says?)",
-            false,
+            true,
         );
+        assert!(!e.is_puzzle, "an extra row is not a puzzle");
         let e = only_error("2 1\n1\n.\n3\n0 0\n");
         assert_error(
             &e,
@@ -936,7 +1117,7 @@ mod tests {
             "expected the size 'rows columns' of puzzle 2 (two whole numbers), found only one \
              number (this looks like a row: does puzzle 1 have more than the 2 rows its header \
              says?)",
-            false,
+            true,
         );
         // 50_000_000 cells exactly is fine (only the header is checked here).
         let (results, _) = read_all("10000 5000\n", 64);
@@ -947,6 +1128,98 @@ mod tests {
                 .message
                 .contains("too large")
         );
+    }
+
+    /// Every puzzle read after a bad size line, with the bad lines' errors in between.
+    fn outcomes(text: &str, max_cells: usize) -> Vec<Result<Puzzle, String>> {
+        let mut reader =
+            PuzzleReader::with_capacity("t.in", text.as_bytes(), 5).with_max_cells(max_cells);
+        let mut results = Vec::new();
+        while let Some(result) = reader.next_puzzle(&mut io::sink()) {
+            results.push(result.map_err(|e| e.to_string()));
+            assert!(results.len() < 100, "reader does not stop");
+        }
+        results
+    }
+
+    #[test]
+    fn the_stream_goes_on_after_a_bad_size_line() {
+        // Too large: its rows are skipped up to the next size line.
+        let text = "1 1\n1\n30 30\n1 2 3\n3 2 1\n1 1\n2\n0 0\n";
+        let results = outcomes(text, 100);
+        assert_eq!(results.len(), 3, "{results:?}");
+        assert_eq!(results[0], Ok(p(1, 1, &[Some(1)])));
+        assert_eq!(
+            results[1],
+            Err(
+                "t.in:3:1: puzzle 2: size 30x30 is too large (at most 100000 rows, 100000 \
+                 columns and 100 cells; --max-cells sets the cell limit); skipped lines 4-5 up \
+                 to the next size line (line 6)"
+                    .to_string()
+            )
+        );
+        assert_eq!(results[2], Ok(p(1, 1, &[Some(2)])));
+        // Negative: the same.
+        let results = outcomes("2 -3\n1 1 1\n\n1 1 1\n1 2\n3 .\n0 0\n", 100);
+        assert_eq!(results.len(), 2, "{results:?}");
+        assert_eq!(
+            results[0],
+            Err(
+                "t.in:1:3: expected the size 'rows columns' of puzzle 1 (two whole numbers), \
+                 found '-3' (a size is never negative); skipped lines 2-4 up to the next size \
+                 line (line 5)"
+                    .to_string()
+            )
+        );
+        assert_eq!(results[1], Ok(p(1, 2, &[Some(3), None])));
+        // Nothing after the bad size line reads as a size: the rest is skipped.
+        let results = outcomes("1 x\n1\n2\n", 100);
+        assert_eq!(
+            results,
+            [Err(
+                "t.in:1:3: expected the size 'rows columns' of puzzle 1 (two whole numbers), \
+                  found 'x'; skipped lines 2-3 to the end of the input (no size line follows)"
+                    .to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn a_short_puzzle_gives_back_the_size_line_it_ran_into() {
+        // `2 2` / `2 2 2` / `0 0`: the end marker is read as the missing row, but it was the
+        // end marker: no warning about a missing one.
+        let (results, missing) = read_all("2 2\n2 2 2\n0 0\n", 4);
+        assert_eq!(results.len(), 1);
+        assert_error(
+            results[0].as_ref().unwrap_err(),
+            2,
+            5,
+            "puzzle 1, row 1: expected 2 values, found 3",
+            true,
+        );
+        assert!(!missing, "the end marker was read as the missing row");
+        // Wider puzzles tell the end marker and the next size line from a row.
+        let results = outcomes("3 3\n1 1 1\n2 2 2\n2 4\n. . . .\n3 3 3 3\n0 0\n", 100);
+        assert_eq!(results.len(), 2, "{results:?}");
+        assert_eq!(
+            results[0],
+            Err(
+                "t.in:4:1: puzzle 1 ends after 2 of its 3 rows: this line reads as the size \
+                 of the next puzzle"
+                    .to_string()
+            )
+        );
+        let mut clues = vec![None; 4];
+        clues.extend([Some(3); 4]);
+        assert_eq!(results[1], Ok(p(2, 4, &clues)));
+        let (results, missing) = read_all("3 3\n1 1 1\n0 0\n", 4);
+        assert_eq!(results.len(), 1);
+        assert!(!missing);
+        // A blank line inside a puzzle is skipped: it is never a row.
+        let (results, missing) = read_all("2 2\n1 1\n\n \n1 1\n0 0\n", 4);
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0].as_ref().unwrap(), &p(2, 2, &[Some(1); 4]));
+        assert!(!missing);
     }
 
     #[test]

@@ -120,12 +120,69 @@ pub enum Verdict {
     NeedsSingleLoop(Counterexample),
     /// No board matches the premise: the rule can never fire.
     NeverFires,
+    /// The proof ran out of its budget before it could decide (the window is too large for
+    /// a brute-force proof within the budget).
+    Undecided {
+        /// Search steps taken (edges set) before giving up.
+        steps: u64,
+        /// Edges in the rule's window.
+        edges: usize,
+    },
 }
 
 impl Verdict {
-    /// Whether the verdict is a failure of the check (unsound or never firing).
+    /// Whether the verdict is a failure of the check (unsound, never firing or undecided).
     pub fn is_error(&self) -> bool {
         !matches!(self, Verdict::Sound { .. })
+    }
+
+    /// Whether a rule with this verdict may run without risk of a false conclusion: proven
+    /// sound, or never firing.
+    pub fn is_safe(&self) -> bool {
+        matches!(self, Verdict::Sound { .. } | Verdict::NeverFires)
+    }
+}
+
+/// How much a proof may work before it gives up with [`Verdict::Undecided`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Search steps (an edge set to line or cross) over every reading of one rule.
+    pub steps: u64,
+}
+
+impl Budget {
+    /// The budget of `rules check` and of loading a rule set: about 2 s on the development
+    /// machine when a large window uses it all.
+    pub const DEFAULT: Budget = Budget { steps: 25_000_000 };
+}
+
+/// Steps between two calls of a proof's progress callback.
+pub const PROGRESS_EVERY: u64 = 1 << 22;
+
+/// The proof gave up: its budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OutOfBudget;
+
+/// The work done so far by one proof, against its budget.
+struct Work<'a> {
+    steps: u64,
+    limit: u64,
+    progress: &'a mut dyn FnMut(u64),
+}
+
+impl Work<'_> {
+    /// Counts one step; fails once the budget is spent.
+    #[inline]
+    fn step(&mut self) -> Result<(), OutOfBudget> {
+        self.steps += 1;
+        if self.steps.is_multiple_of(PROGRESS_EVERY) {
+            (self.progress)(self.steps);
+        }
+        if self.steps > self.limit {
+            Err(OutOfBudget)
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -204,31 +261,54 @@ impl Counterexample {
     }
 }
 
-/// Proves a rule sound, or finds a counterexample, or finds that it can never fire.
+/// Proves a rule sound, or finds a counterexample, or finds that it can never fire, within
+/// [`Budget::DEFAULT`].
+pub fn prove(rule: &Rule) -> Verdict {
+    prove_with(rule, Budget::DEFAULT, &mut |_| {})
+}
+
+/// Like [`prove`], within `budget`, calling `progress` with the steps taken every
+/// [`PROGRESS_EVERY`] steps (for a progress line on a terminal).
 ///
 /// The general reading decides; the border readings are checked only once it holds. A rule not
 /// marked `assumes single-loop` that fails without the law is tried again with it, to tell
 /// "unsound" from "sound only given a single loop".
-pub fn prove(rule: &Rule) -> Verdict {
+pub fn prove_with(rule: &Rule, budget: Budget, progress: &mut dyn FnMut(u64)) -> Verdict {
+    let mut work = Work {
+        steps: 0,
+        limit: budget.steps,
+        progress,
+    };
+    match decide(rule, &mut work) {
+        Ok(verdict) => verdict,
+        Err(OutOfBudget) => Verdict::Undecided {
+            steps: work.steps,
+            edges: window(rule).len(),
+        },
+    }
+}
+
+fn decide(rule: &Rule, work: &mut Work<'_>) -> Result<Verdict, OutOfBudget> {
     let marked = rule.assumes_single_loop;
-    match check(rule, &Border::NONE, marked) {
-        Outcome::NeverMatches => return Verdict::NeverFires,
-        Outcome::Fails(cx) if marked => return Verdict::Unsound(cx),
+    match check_within(rule, &Border::NONE, marked, work)? {
+        Outcome::NeverMatches => return Ok(Verdict::NeverFires),
+        Outcome::Fails(cx) if marked => return Ok(Verdict::Unsound(cx)),
         Outcome::Fails(cx) => {
-            return match check(rule, &Border::NONE, true) {
+            return Ok(match check_within(rule, &Border::NONE, true, work)? {
                 Outcome::Fails(cx) => Verdict::Unsound(cx),
                 _ => Verdict::NeedsSingleLoop(cx),
-            };
+            });
         }
         Outcome::Holds => {}
     }
     for border in borders(rule) {
-        if let Outcome::Fails(cx) = check(rule, &border, marked) {
-            return Verdict::Unsound(cx);
+        if let Outcome::Fails(cx) = check_within(rule, &border, marked, work)? {
+            return Ok(Verdict::Unsound(cx));
         }
     }
-    let needs_single_loop = marked && check(rule, &Border::NONE, false) != Outcome::Holds;
-    Verdict::Sound { needs_single_loop }
+    let needs_single_loop =
+        marked && check_within(rule, &Border::NONE, false, work)? != Outcome::Holds;
+    Ok(Verdict::Sound { needs_single_loop })
 }
 
 /// The window of a rule: every edge touching one of its drawn dots (sorted).
@@ -308,37 +388,55 @@ pub fn borders(rule: &Rule) -> Vec<Border> {
     out
 }
 
-/// Checks one reading of a rule, with or without the single-loop law.
+/// Checks one reading of a rule, with or without the single-loop law (without a budget).
 pub fn check(rule: &Rule, border: &Border, single_loop: bool) -> Outcome {
+    let mut work = Work {
+        steps: 0,
+        limit: u64::MAX,
+        progress: &mut |_| {},
+    };
+    check_within(rule, border, single_loop, &mut work).unwrap_or(Outcome::NeverMatches)
+}
+
+/// Checks one reading: first whether any assignment matches the premise at all, then, for
+/// each conclusion fact, whether some assignment matches the premise with that fact broken.
+/// Forcing the broken fact first prunes far more than enumerating every matching assignment
+/// and testing the conclusion on each (a 0 drawn in a large window is proven at once: a line
+/// on its side breaks its law on the first step).
+fn check_within(
+    rule: &Rule,
+    border: &Border,
+    single_loop: bool,
+    work: &mut Work<'_>,
+) -> Result<Outcome, OutOfBudget> {
     let problem = Problem::new(rule, border, single_loop);
-    let mut search = Search::new(&problem);
-    if !search.start() {
-        return Outcome::NeverMatches;
-    }
-    let mut matched = false;
-    let mut failure = None;
-    search.run(0, &mut |values| {
-        matched = true;
-        let failed: Vec<Fact> = problem
-            .conclusion
-            .iter()
-            .filter(|&&(e, glyph)| values[e] != (glyph == Glyph::Line))
-            .map(|&(e, glyph)| Fact {
-                at: problem.edges[e],
-                glyph,
-            })
-            .collect();
-        if failed.is_empty() {
-            return false;
+    let Some(first) = problem.find(None, work)? else {
+        return Ok(Outcome::NeverMatches);
+    };
+    for &(e, glyph) in &problem.conclusion {
+        let broken = glyph != Glyph::Line;
+        let found = match problem.fixed[e] {
+            // A fact fixed by the reading (an edge outside the grid) holds or breaks everywhere.
+            Some(value) if value == broken => Some(first.clone()),
+            Some(_) => None,
+            None => problem.find(Some((e, broken)), work)?,
+        };
+        if let Some(values) = found {
+            let failed: Vec<Fact> = problem
+                .conclusion
+                .iter()
+                .filter(|&&(e, glyph)| values[e] != (glyph == Glyph::Line))
+                .map(|&(e, glyph)| Fact {
+                    at: problem.edges[e],
+                    glyph,
+                })
+                .collect();
+            return Ok(Outcome::Fails(
+                problem.counterexample(rule, &values, failed),
+            ));
         }
-        failure = Some((values.to_vec(), failed));
-        true
-    });
-    match failure {
-        Some((values, failed)) => Outcome::Fails(problem.counterexample(rule, &values, failed)),
-        None if matched => Outcome::Holds,
-        None => Outcome::NeverMatches,
     }
+    Ok(Outcome::Holds)
 }
 
 /// A local law over some window edges.
@@ -455,6 +553,25 @@ impl Problem {
         }
     }
 
+    /// The first assignment (crosses tried before lines) that obeys the laws and matches the
+    /// premise, with one more edge forced to a value if asked.
+    fn find(
+        &self,
+        force: Option<(usize, bool)>,
+        work: &mut Work<'_>,
+    ) -> Result<Option<Vec<bool>>, OutOfBudget> {
+        let mut search = Search::new(self, force);
+        if !search.start() {
+            return Ok(None);
+        }
+        let mut found = None;
+        search.run(0, work, &mut |values| {
+            found = Some(values.to_vec());
+            true
+        })?;
+        Ok(found)
+    }
+
     /// Whether the lines of a full assignment obey the single-loop law: no closed cycle.
     fn one_loop(&self, values: &[bool]) -> bool {
         let lines: Vec<[usize; 2]> = self
@@ -500,20 +617,27 @@ impl Problem {
 /// found have few lines.
 struct Search<'a> {
     problem: &'a Problem,
+    /// The problem's fixed edges, and the forced one.
+    fixed: Vec<Option<bool>>,
     values: Vec<bool>,
     /// Per law: decided lines and undecided edges.
     counts: Vec<(u8, u8)>,
 }
 
 impl<'a> Search<'a> {
-    fn new(problem: &'a Problem) -> Search<'a> {
+    fn new(problem: &'a Problem, force: Option<(usize, bool)>) -> Search<'a> {
         let counts = problem
             .laws
             .iter()
             .map(|(_, members)| (0, members.len() as u8))
             .collect();
+        let mut fixed = problem.fixed.clone();
+        if let Some((e, line)) = force {
+            fixed[e] = Some(line);
+        }
         Search {
             problem,
+            fixed,
             values: vec![false; problem.edges.len()],
             counts,
         }
@@ -544,8 +668,8 @@ impl<'a> Search<'a> {
     /// Sets the fixed edges; returns whether the laws can still hold.
     fn start(&mut self) -> bool {
         let mut ok = true;
-        for (e, fixed) in self.problem.fixed.iter().enumerate() {
-            if let Some(line) = *fixed {
+        for e in 0..self.fixed.len() {
+            if let Some(line) = self.fixed[e] {
                 ok &= self.set(e, line);
             }
         }
@@ -553,27 +677,36 @@ impl<'a> Search<'a> {
     }
 
     /// Visits every full assignment from edge `e` on that obeys the laws; stops (and returns
-    /// true) as soon as `visit` returns true.
-    fn run(&mut self, e: usize, visit: &mut dyn FnMut(&[bool]) -> bool) -> bool {
+    /// true) as soon as `visit` returns true, or fails when the budget runs out.
+    fn run(
+        &mut self,
+        e: usize,
+        work: &mut Work<'_>,
+        visit: &mut dyn FnMut(&[bool]) -> bool,
+    ) -> Result<bool, OutOfBudget> {
         let problem = self.problem;
         if e == problem.edges.len() {
             if problem.single_loop && !problem.one_loop(&self.values) {
-                return false;
+                return Ok(false);
             }
-            return visit(&self.values);
+            return Ok(visit(&self.values));
         }
-        if problem.fixed[e].is_some() {
-            return self.run(e + 1, visit);
+        if self.fixed[e].is_some() {
+            return self.run(e + 1, work, visit);
         }
         for line in [false, true] {
+            work.step()?;
             let ok = self.set(e, line);
-            let stop = ok && self.run(e + 1, visit);
+            let stop = match ok {
+                true => self.run(e + 1, work, visit),
+                false => Ok(false),
+            };
             self.unset(e);
-            if stop {
-                return true;
+            if stop? {
+                return Ok(true);
             }
         }
-        false
+        Ok(false)
     }
 }
 

@@ -89,5 +89,5 @@ fn failing_examples_are_named_and_exit_1() {
 fn unreadable_rules_exit_2() {
     let out = slink(&["rules", "test", "/nonexistent/rules/dir"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read rules"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read the rules"));
 }

@@ -6,7 +6,7 @@
 //! *lost* when the full set finishes it and the smaller one does not. The ablations are independent
 //! and run on all available cores; a progress line shows on a terminal when they take long.
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, load_set};
+use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg, load_proven};
 use crate::compile::RuleBook;
 use crate::compile::Switches;
 use crate::puzzle::{Puzzle, PuzzleReader};
@@ -28,11 +28,13 @@ pub struct AblateArgs {
     pub corpus: PathBuf,
     #[command(flatten)]
     pub rules: RulesArg,
+    #[command(flatten)]
+    pub trust: TrustArg,
 }
 
 /// Runs the ablation; returns the exit status.
 pub fn run(args: &AblateArgs) -> i32 {
-    let set = match load_set(args.rules.dir.as_deref()) {
+    let set = match load_proven(args.rules.dir.as_deref(), args.trust) {
         Ok(set) => set,
         Err(status) => return status,
     };

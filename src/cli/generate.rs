@@ -4,7 +4,7 @@
 //! The puzzles go to standard output in the input format, followed by the `0 0` end line, so the
 //! output can be piped straight into `slink`.
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg};
+use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg};
 use crate::generate::{GenOptions, Generator};
 use clap::Args;
 use std::io::{self, BufWriter, Write};
@@ -26,6 +26,8 @@ pub struct GenArgs {
     pub seed: u64,
     #[command(flatten)]
     pub rules: RulesArg,
+    #[command(flatten)]
+    pub trust: TrustArg,
     /// Print counts of candidates drawn and rejected on standard error at the end.
     #[arg(long)]
     pub stats: bool,
@@ -53,7 +55,7 @@ pub fn run(args: &GenArgs) -> i32 {
         eprintln!("slink gen: {e}");
         return EXIT_BAD_INPUT;
     }
-    let book = match args.rules.load() {
+    let book = match args.rules.load(args.trust) {
         Ok(book) => book,
         Err(status) => return status,
     };

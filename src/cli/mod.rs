@@ -1,15 +1,19 @@
 //! Command-line interface: the argument grammar (clap) and dispatch to each command.
 
 mod ablate;
+mod args;
 mod generate;
+mod proof;
 mod rules_check;
 mod rules_test;
 mod solve;
 
 use crate::compile::{RuleBook, Switches};
+use crate::puzzle::MAX_CELLS;
 use crate::rules::{LoadError, RuleSet};
 use crate::stats::StatsView;
 use clap::{Args, Parser, Subcommand};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -47,19 +51,28 @@ enum Command {
 #[derive(Subcommand, Debug)]
 enum RulesCommand {
     /// Parse and check every rule file, and prove each rule sound by brute force.
-    Check {
-        /// The rule directory (default: the built-in rule set).
-        #[arg(value_name = "DIR")]
-        dir: Option<PathBuf>,
-    },
+    Check(RuleDirArg),
     /// Run the examples written in the rule files and name each outcome.
-    Test {
-        /// The rule directory (default: the built-in rule set).
-        #[arg(value_name = "DIR")]
-        dir: Option<PathBuf>,
-    },
+    Test(RuleDirArg),
     /// For each rule, count the puzzles of a corpus the rules no longer finish without it.
     Ablate(ablate::AblateArgs),
+}
+
+/// The rule directory of `rules check` and `rules test`.
+#[derive(Args, Debug, Clone)]
+struct RuleDirArg {
+    /// The rule directory (default: the built-in rule set).
+    #[arg(value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// The rule directory, as `--rules DIR` (the same as giving DIR).
+    #[arg(long = "rules", value_name = "DIR", conflicts_with = "dir")]
+    rules: Option<PathBuf>,
+}
+
+impl RuleDirArg {
+    fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref().or(self.rules.as_deref())
+    }
 }
 
 /// Options of `slink solve`.
@@ -70,6 +83,10 @@ pub struct SolveArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     rules: RulesArg,
+    #[command(flatten)]
+    trust: TrustArg,
+    #[command(flatten)]
+    input: InputArgs,
     /// After the run, print statistics on standard error: per rule (`rules`, the default), or
     /// also one line per puzzle (`puzzles`).
     #[arg(
@@ -88,6 +105,43 @@ pub struct SolveArgs {
     /// Give up on a puzzle after SECS seconds (decimals allowed); it ends as "limit".
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
+}
+
+/// Whether a rule set read from files is proven sound before it is used.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct TrustArg {
+    /// Use the rules of --rules without proving them sound first. Answers are still checked
+    /// before they are printed, but "no solution" and "the only answer" then hold only as far
+    /// as those rules are sound, and the messages say so.
+    #[arg(long)]
+    trust_rules: bool,
+}
+
+/// Limits on the puzzle input.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct InputArgs {
+    /// Largest puzzle accepted, in cells (rows x columns); a larger one is reported and
+    /// skipped, and the stream goes on after it. Memory grows with the cells of a puzzle.
+    #[arg(long, value_name = "N", default_value_t = MAX_CELLS, value_parser = parse_cells)]
+    max_cells: usize,
+}
+
+impl Default for InputArgs {
+    fn default() -> Self {
+        InputArgs {
+            max_cells: MAX_CELLS,
+        }
+    }
+}
+
+/// Parses a positive number of cells.
+fn parse_cells(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "`{text}`: give a whole number of cells, at least 1"
+        )),
+    }
 }
 
 /// Switching global deducers off (each only takes effect when the rule set uses it).
@@ -154,23 +208,43 @@ pub struct RulesArg {
 }
 
 impl RulesArg {
-    /// Loads and compiles the chosen rule set, or prints why it cannot.
-    fn load(&self) -> Result<RuleBook, i32> {
-        load_book(self.dir.as_deref())
+    /// Loads and compiles the chosen rule set, or prints why it cannot; a set read from files
+    /// is proven sound first unless `trust` says otherwise.
+    fn load(&self, trust: TrustArg) -> Result<RuleBook, i32> {
+        load_book(self.dir.as_deref(), trust)
+    }
+
+    /// Whether the rule set is the one built into the binary (proven by the test suite).
+    fn is_builtin(&self) -> bool {
+        self.dir.is_none()
     }
 }
 
 /// Loads a rule set (built-in when `dir` is None) and expands it; prints diagnostics on failure.
-fn load_book(dir: Option<&Path>) -> Result<RuleBook, i32> {
-    load_set(dir).map(RuleBook::new)
+fn load_book(dir: Option<&Path>, trust: TrustArg) -> Result<RuleBook, i32> {
+    load_proven(dir, trust).map(RuleBook::new)
 }
 
-/// Loads a rule set (built-in when `dir` is None); prints diagnostics on failure.
+/// Loads a rule set (built-in when `dir` is None); one read from files is proven sound rule by
+/// rule and refused when a rule is not (unless `--trust-rules`). Prints why on failure.
+fn load_proven(dir: Option<&Path>, trust: TrustArg) -> Result<RuleSet, i32> {
+    let set = load_set(dir)?;
+    if let Some(dir) = dir {
+        proof::vet(&set, &dir.display().to_string(), trust.trust_rules)?;
+    }
+    Ok(set)
+}
+
+/// Loads a rule set (built-in when `dir` is None), without proofs; prints diagnostics on
+/// failure, and warnings about an empty directory and about deducers the set leaves off.
 fn load_set(dir: Option<&Path>) -> Result<RuleSet, i32> {
     let set = match dir {
         None => RuleSet::builtin(),
         Some(dir) => match RuleSet::load_dir(dir) {
-            Ok(set) => set,
+            Ok(set) => {
+                proof::warn_about_contents(&set, dir);
+                set
+            }
             Err(e @ LoadError::Io { .. }) => {
                 eprintln!("slink: {e}");
                 return Err(EXIT_BAD_INPUT);
@@ -192,24 +266,46 @@ fn load_set(dir: Option<&Path>) -> Result<RuleSet, i32> {
     Ok(set)
 }
 
+/// Writes text to standard output; a closed pipe (`slink ... | head`) ends the output quietly.
+/// Returns the exit status for any other failure.
+fn print_out(text: &str) -> Result<(), i32> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => {
+            eprintln!("slink: cannot write to standard output: {}", io_reason(&e));
+            Err(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+/// What the system said about a failed file operation, without the `(os error N)` tail:
+/// "no such file or directory".
+pub(crate) fn io_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => text.to_string(),
+    }
+}
+
 /// Runs the command line; returns the process exit status.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(args::hoist_options(std::env::args_os().collect())) {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                EXIT_BAD_INPUT
-            } else {
-                EXIT_OK
-            };
-        }
+        Err(e) => return args::report(&e),
     };
     match cli.command {
         None => solve::run(&cli.solve),
         Some(Command::Solve(args)) => solve::run(&args),
-        Some(Command::Rules(RulesCommand::Check { dir })) => rules_check::run(dir.as_deref()),
-        Some(Command::Rules(RulesCommand::Test { dir })) => rules_test::run(dir.as_deref()),
+        Some(Command::Rules(RulesCommand::Check(arg))) => rules_check::run(arg.dir()),
+        Some(Command::Rules(RulesCommand::Test(arg))) => rules_test::run(arg.dir()),
         Some(Command::Rules(RulesCommand::Ablate(args))) => ablate::run(&args),
         Some(Command::Gen(args)) => generate::run(&args),
     }

@@ -5,10 +5,11 @@
 //! `assumes single-loop` marks), then a summary line. Unsound or never-firing rules make the
 //! exit status 1; warnings do not change it.
 
-use super::{EXIT_OK, EXIT_UNSOLVED, load_set};
+use super::proof::{deducer_list, missing_deducers, prove_rule};
+use super::{EXIT_OK, EXIT_UNSOLVED, load_set, print_out};
 use crate::geometry::Symmetry;
 use crate::rules::{Fact, Glyph, Rule, RuleSet};
-use crate::soundness::{Counterexample, Overlap, Verdict, overlaps, prove};
+use crate::soundness::{Counterexample, Overlap, Verdict, overlaps};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -20,7 +21,9 @@ pub fn run(dir: Option<&Path>) -> i32 {
     match load_set(dir) {
         Ok(set) => {
             let report = check_set(&set);
-            print!("{}", report.text);
+            if let Err(status) = print_out(&report.text) {
+                return status;
+            }
             if report.errors > 0 {
                 EXIT_UNSOLVED
             } else {
@@ -36,70 +39,110 @@ pub fn run(dir: Option<&Path>) -> i32 {
 pub struct Report {
     /// What to print.
     pub text: String,
-    /// Rules that are unsound or can never fire.
+    /// Rules that are unsound, can never fire, or could not be decided.
     pub errors: usize,
+}
+
+/// The report of one rule: its status line (`ok`, `UNSOUND`, `NEVER` or `UNDECIDED`) and,
+/// when it fails, why (with a counterexample picture where there is one).
+pub fn describe(rule: &Rule, verdict: &Verdict) -> String {
+    let mut text = String::new();
+    let at = location(rule);
+    match verdict {
+        Verdict::Sound { needs_single_loop } => {
+            let note = if *needs_single_loop {
+                "  (given a single loop)"
+            } else {
+                ""
+            };
+            writeln!(text, "{:STATUS$}{} {at}{note}", "ok", rule.name).unwrap();
+        }
+        Verdict::Unsound(cx) => {
+            writeln!(text, "{:STATUS$}{} {at}", "UNSOUND", rule.name).unwrap();
+            write_counterexample(&mut text, cx, "counterexample");
+            if cx.single_loop {
+                writeln!(text, "{:STATUS$}(even given a single loop)", "").unwrap();
+            }
+            write_picture(&mut text, rule, cx);
+        }
+        Verdict::NeedsSingleLoop(cx) => {
+            writeln!(text, "{:STATUS$}{} {at}", "UNSOUND", rule.name).unwrap();
+            writeln!(
+                text,
+                "{:STATUS$}sound only given a single loop: mark it `assumes single-loop`",
+                ""
+            )
+            .unwrap();
+            write_counterexample(&mut text, cx, "counterexample without that law");
+            write_picture(&mut text, rule, cx);
+        }
+        Verdict::NeverFires => {
+            writeln!(text, "{:STATUS$}{} {at}", "NEVER", rule.name).unwrap();
+            writeln!(
+                text,
+                "{:STATUS$}can never fire: no board obeying the clue and dot laws matches its premise",
+                ""
+            )
+            .unwrap();
+        }
+        Verdict::Undecided { steps, edges } => {
+            writeln!(text, "UNDECIDED {} {at}", rule.name).unwrap();
+            writeln!(
+                text,
+                "{:STATUS$}the proof gave up after {steps} search steps over the {edges} edges of its window: \
+                 neither proven sound nor shown unsound; draw the rule in a smaller window",
+                ""
+            )
+            .unwrap();
+        }
+    }
+    text
 }
 
 /// Proves every rule of a set and looks for overlaps; renders the whole report.
 pub fn check_set(set: &RuleSet) -> Report {
     let mut text = String::new();
-    let (mut sound, mut unsound, mut never) = (0, 0, 0);
+    let (mut sound, mut unsound, mut never, mut undecided) = (0, 0, 0, 0);
     let mut warnings = Vec::new();
-    for rule in &set.rules {
-        let verdict = prove(rule);
-        let at = location(rule);
+    for (index, rule) in set.rules.iter().enumerate() {
+        let verdict = prove_rule(rule, index, set.rules.len());
+        text.push_str(&describe(rule, &verdict));
         match &verdict {
             Verdict::Sound { needs_single_loop } => {
                 sound += 1;
-                let note = if *needs_single_loop {
-                    "  (given a single loop)"
-                } else {
-                    ""
-                };
-                writeln!(text, "{:STATUS$}{} {at}{note}", "ok", rule.name).unwrap();
                 if rule.assumes_single_loop && !needs_single_loop {
                     warnings.push(format!(
-                        "`{}` {at} is marked `assumes single-loop` but is sound without it: the mark can go",
-                        rule.name
+                        "`{}` {} is marked `assumes single-loop` but is sound without it: the mark can go",
+                        rule.name,
+                        location(rule)
                     ));
                 }
             }
-            Verdict::Unsound(cx) => {
-                unsound += 1;
-                writeln!(text, "{:STATUS$}{} {at}", "UNSOUND", rule.name).unwrap();
-                write_counterexample(&mut text, cx, "counterexample");
-                if cx.single_loop {
-                    writeln!(text, "{:STATUS$}(even given a single loop)", "").unwrap();
-                }
-                write_picture(&mut text, rule, cx);
-            }
-            Verdict::NeedsSingleLoop(cx) => {
-                unsound += 1;
-                writeln!(text, "{:STATUS$}{} {at}", "UNSOUND", rule.name).unwrap();
-                writeln!(
-                    text,
-                    "{:STATUS$}sound only given a single loop: mark it `assumes single-loop`",
-                    ""
-                )
-                .unwrap();
-                write_counterexample(&mut text, cx, "counterexample without that law");
-                write_picture(&mut text, rule, cx);
-            }
-            Verdict::NeverFires => {
-                never += 1;
-                writeln!(text, "{:STATUS$}{} {at}", "NEVER", rule.name).unwrap();
-                writeln!(
-                    text,
-                    "{:STATUS$}can never fire: no board obeying the clue and dot laws matches its premise",
-                    ""
-                )
-                .unwrap();
-            }
+            Verdict::Unsound(_) | Verdict::NeedsSingleLoop(_) => unsound += 1,
+            Verdict::NeverFires => never += 1,
+            Verdict::Undecided { .. } => undecided += 1,
         }
     }
     for overlap in overlaps(&set.rules) {
         warnings.push(describe_overlap(&set.rules, &overlap));
     }
+    // Deducers the built-in set uses and this one leaves off are also warned about on
+    // standard error when the set is loaded.
+    let missing = missing_deducers(set);
+    let note = if missing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (the built-in set also uses {}: a `use NAME` line switches one on)",
+            deducer_list(&missing)
+        )
+    };
+    writeln!(
+        text,
+        "\ndeducers in use: {}{note}",
+        deducer_list(&set.deducers)
+    )
+    .unwrap();
     if !warnings.is_empty() {
         text.push('\n');
         for w in &warnings {
@@ -116,11 +159,14 @@ pub fn check_set(set: &RuleSet) -> Report {
         )
         .unwrap();
     }
+    if undecided > 0 {
+        write!(summary, ", {undecided} undecided").unwrap();
+    }
     let w = warnings.len();
     writeln!(text, "\n{summary}; {w} warning{}", plural(w)).unwrap();
     Report {
         text,
-        errors: unsound + never,
+        errors: unsound + never + undecided,
     }
 }
 
@@ -263,7 +309,9 @@ mod tests {
             report("rule zero\nwhen\n  +   +\n    0\n  +   +\nthen\n  + x +\n  x 0 x\n  + x +\n");
         assert_eq!(
             r.text,
-            "ok      zero (t.rules:1)\n\n1 rule: 1 sound, 0 unsound; 0 warnings\n"
+            "ok      zero (t.rules:1)\n\ndeducers in use: none (the built-in set also uses \
+             loop-closure, colouring, probing and search: a `use NAME` line switches one \
+             on)\n\n1 rule: 1 sound, 0 unsound; 0 warnings\n"
         );
         assert_eq!(r.errors, 0);
     }
@@ -286,6 +334,63 @@ mod tests {
         );
         assert!(r.text.contains("\n            + x +"), "{}", r.text);
         assert!(r.text.ends_with("1 rule: 0 sound, 1 unsound; 0 warnings\n"));
+    }
+
+    #[test]
+    fn the_deducers_in_use_are_named() {
+        let r = report(
+            "use search\nuse loop-closure\nrule zero\nwhen\n  +   +\n    0\n  +   +\nthen\n  + x +\n  x 0 x\n  + x +\n",
+        );
+        assert!(
+            r.text.contains(
+                "\ndeducers in use: search and loop-closure (the built-in set also uses \
+                 colouring and probing: a `use NAME` line switches one on)\n"
+            ),
+            "{}",
+            r.text
+        );
+        let builtin = check_set(&RuleSet::builtin());
+        assert!(
+            builtin
+                .text
+                .contains("deducers in use: colouring, probing, search and loop-closure\n"),
+            "{}",
+            builtin.text
+        );
+        assert!(!builtin.text.contains("the built-in set also uses"));
+    }
+
+    #[test]
+    fn a_large_window_ends_undecided_not_after_minutes() {
+        // A closed loop around one cell in a 6x6-cell window, under the single-loop law: no
+        // assignment of the window obeys the law, and a brute-force proof can only learn that
+        // by going through all of them. The budget stops it with a named verdict.
+        let dots = "  +   +   +   +   +   +   +\n";
+        let mut when = String::from("rule closed\n  assumes single-loop\nwhen\n");
+        when.push_str("  +---+   +   +   +   +   +\n  |   |\n  +---+   +   +   +   +   +\n");
+        let mut then = String::from("then\n");
+        then.push_str("  +---+ x +   +   +   +   +\n  |   |\n  +---+   +   +   +   +   +\n");
+        for _ in 0..5 {
+            when.push_str(&format!("\n{dots}"));
+            then.push_str(&format!("\n{dots}"));
+        }
+        let text = format!("{when}{then}");
+        let set = RuleSet::from_sources(&[("t.rules", text.as_str())]).unwrap();
+        let verdict = crate::soundness::prove_with(
+            &set.rules[0],
+            crate::soundness::Budget { steps: 100_000 },
+            &mut |_| {},
+        );
+        assert!(
+            matches!(verdict, Verdict::Undecided { steps, edges } if steps > 100_000 && edges > 80),
+            "{verdict:?}"
+        );
+        let text = describe(&set.rules[0], &verdict);
+        assert!(text.starts_with("UNDECIDED closed (t.rules:1)\n"), "{text}");
+        assert!(
+            text.contains("the proof gave up after 100001 search steps"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `slink solve`: read puzzle streams, solve each puzzle, write each answer as soon as it is found.
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, SolveArgs};
+use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, SolveArgs, io_reason};
 use crate::puzzle::PuzzleReader;
 use crate::render::render_answer;
 use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
@@ -9,7 +9,7 @@ use std::io::{self, BufWriter, Read, Write};
 
 /// Solves every puzzle of the given streams; returns the exit status.
 pub fn run(args: &SolveArgs) -> i32 {
-    let book = match args.rules.load() {
+    let book = match args.rules.load(args.trust) {
         Ok(book) => book,
         Err(status) => return status,
     };
@@ -26,6 +26,9 @@ pub fn run(args: &SolveArgs) -> i32 {
         stats: args
             .stats
             .map(|view| Stats::new(solver.book(), solver.switches(), view.into())),
+        // Trusted rules may be unsound: a contradiction then is one under those rules.
+        relative: args.trust.trust_rules && !args.rules.is_builtin(),
+        max_cells: args.input.max_cells,
         ..Run::default()
     };
     let sources: Vec<Option<&std::path::Path>> = if args.files.is_empty() {
@@ -39,10 +42,10 @@ pub fn run(args: &SolveArgs) -> i32 {
     for source in sources {
         let result = match source {
             None => run.stream("<stdin>", io::stdin().lock(), &mut solver, &mut out),
-            Some(path) => match std::fs::File::open(path) {
+            Some(path) => match open(path) {
                 Ok(file) => run.stream(&path.display().to_string(), file, &mut solver, &mut out),
-                Err(e) => {
-                    eprintln!("slink: cannot read {}: {e}", path.display());
+                Err(reason) => {
+                    eprintln!("slink: cannot read {}: {reason}", path.display());
                     run.bad_input = true;
                     Ok(())
                 }
@@ -68,9 +71,24 @@ pub fn run(args: &SolveArgs) -> i32 {
     run.status()
 }
 
+/// Opens a puzzle file; a directory is refused here rather than failing at its first read.
+fn open(path: &std::path::Path) -> Result<std::fs::File, String> {
+    let file = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
+    match file.metadata() {
+        Ok(meta) if meta.is_dir() => {
+            Err("it is a directory (give puzzle files, or - for standard input)".to_string())
+        }
+        _ => Ok(file),
+    }
+}
+
 /// What happened so far over all streams.
 #[derive(Default)]
 struct Run {
+    /// The rules are trusted without proof: "no solution" is relative to them.
+    relative: bool,
+    /// Largest puzzle accepted, in cells.
+    max_cells: usize,
     number: usize,
     unsolved: usize,
     bad_input: bool,
@@ -97,9 +115,12 @@ impl Run {
         solver: &mut Solver,
         out: &mut W,
     ) -> io::Result<()> {
-        let mut reader = PuzzleReader::new(name, input);
+        let mut reader = PuzzleReader::new(name, input).with_max_cells(self.max_cells);
         while let Some(item) = reader.next_puzzle(out) {
-            self.number += 1;
+            // Lines in error that are no puzzle (an extra row) take no number.
+            if item.as_ref().map_or_else(|e| e.is_puzzle, |_| true) {
+                self.number += 1;
+            }
             let k = self.number;
             let puzzle = match item {
                 Ok(p) => p,
@@ -140,6 +161,10 @@ impl Run {
                     Outcome::Stuck { unknown } => format!(
                         "stuck: deduction ran out with {unknown} of {} edges unknown",
                         board.edge_count()
+                    ),
+                    Outcome::Contradiction(c) if self.relative => format!(
+                        "contradiction under the rules, which are trusted without proof \
+                         (--trust-rules): {c}; the puzzle itself may have a solution"
                     ),
                     Outcome::Contradiction(c) => format!("no solution: {c}"),
                     Outcome::Limit { limit, found } => format!(

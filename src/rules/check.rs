@@ -5,6 +5,15 @@ use super::{Deducer, Example, Fact, Rule};
 use crate::geometry::{Kind, Pos};
 use std::collections::{BTreeSet, HashMap};
 
+/// Most cells a rule's pictures may span across or down. The engine pads every board by the
+/// widest rule's span, and the soundness proof works over the whole window, so a huge picture
+/// would cost memory on every puzzle and a proof that never ends.
+pub const MAX_RULE_SPAN: i32 = 12;
+/// Most edges a rule's window (every edge touching a drawn dot) may hold.
+pub const MAX_WINDOW_EDGES: usize = 220;
+/// Most cells an example board may span across or down.
+pub const MAX_EXAMPLE_SPAN: usize = 100;
+
 /// Checks every rule and `use` line of a file; returns the good rules, the deducers and every problem found.
 pub fn check_file(file: &FileAst) -> (Vec<Rule>, Vec<Deducer>, Vec<Diagnostic>) {
     let mut errors = Vec::new();
@@ -57,6 +66,8 @@ pub fn check_unique_names(rules: &[Rule]) -> Vec<Diagnostic> {
 }
 
 fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Option<Rule> {
+    // Only this rule's own errors count below (the list holds the whole file's).
+    let errors_before = errors.len();
     let pictures = [&rule.when, &rule.then].into_iter().chain(
         rule.examples
             .iter()
@@ -81,6 +92,9 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
             )
             .with_help("draw the same dots in both pictures"),
         );
+        return None;
+    }
+    if !check_window(file, rule, errors) {
         return None;
     }
     let when: HashMap<Pos, (Glyph, Span)> = rule
@@ -136,7 +150,7 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
             }),
         }
     }
-    if added.is_empty() && errors.is_empty() {
+    if added.is_empty() && errors.len() == errors_before {
         errors.push(
             Diagnostic::new(
                 file,
@@ -189,6 +203,54 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
         conclusion: added,
         examples,
     })
+}
+
+/// Keeps a rule's window within [`MAX_RULE_SPAN`] and [`MAX_WINDOW_EDGES`]; returns whether
+/// it is.
+fn check_window(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> bool {
+    let dots = &rule.when.dots;
+    let span =
+        |coord: fn(&Pos) -> i32| match (dots.iter().map(coord).min(), dots.iter().map(coord).max())
+        {
+            (Some(lo), Some(hi)) => (hi - lo) / 2,
+            _ => 0,
+        };
+    let (down, across) = (span(|p| p.y), span(|p| p.x));
+    let help = "the engine pads every board by the widest rule's span and proofs search the \
+                whole window: draw the rule in a smaller window, or split it";
+    if down > MAX_RULE_SPAN || across > MAX_RULE_SPAN {
+        errors.push(
+            Diagnostic::new(
+                file,
+                rule.when.at,
+                format!(
+                    "rule `{}` spans {down}x{across} cells: a rule spans at most \
+                     {MAX_RULE_SPAN} cells down and across",
+                    rule.name
+                ),
+            )
+            .with_help(help),
+        );
+        return false;
+    }
+    let edges: BTreeSet<Pos> = dots.iter().flat_map(|d| d.around()).collect();
+    if edges.len() > MAX_WINDOW_EDGES {
+        errors.push(
+            Diagnostic::new(
+                file,
+                rule.when.at,
+                format!(
+                    "rule `{}` has {} edges in its window (the edges at its drawn dots): at \
+                     most {MAX_WINDOW_EDGES}",
+                    rule.name,
+                    edges.len()
+                ),
+            )
+            .with_help(help),
+        );
+        return false;
+    }
+    true
 }
 
 /// Clues 0-3 with their corner dots drawn, edges that touch a drawn dot.
@@ -271,6 +333,18 @@ fn board_shape(file: &str, p: &PictureAst, errors: &mut Vec<Diagnostic>) -> Opti
     }
     let width = p.dots.iter().map(|d| d.x).max().unwrap_or(0);
     let (rows, cols) = ((p.rows / 2) as i32, width / 2);
+    let largest = MAX_EXAMPLE_SPAN as i32;
+    if rows > largest || cols > largest {
+        errors.push(
+            Diagnostic::new(
+                file,
+                p.at,
+                format!("this board spans {rows}x{cols} cells: an example board spans at most {largest} cells down and across"),
+            )
+            .with_help("examples show a rule at work on a small board"),
+        );
+        return None;
+    }
     let full =
         p.rows % 2 == 1 && rows >= 1 && cols >= 1 && p.dots.len() as i32 == (rows + 1) * (cols + 1);
     if !full {

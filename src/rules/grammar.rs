@@ -170,7 +170,11 @@ fn parse_picture(
     let last = rows.iter().rposition(|(_, t)| !t.trim().is_empty());
     let (Some(first), Some(last)) = (first, last) else {
         errors.push(
-            Diagnostic::new(file, Span::new(at.line + 1, 1), "expected a picture here")
+            // Below the keyword, or at the keyword when the file ends right after it.
+            match rows.first() {
+                Some(&(line, _)) => Diagnostic::new(file, Span::new(line, 1), "expected a picture here"),
+                None => Diagnostic::new(file, at, "expected a picture below this line"),
+            }
                 .with_help("draw the picture on indented lines below the keyword, starting with a dot row such as `  +   +`"),
         );
         return picture;
@@ -367,7 +371,10 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
         ..FileAst::default()
     };
     let mut errors = Vec::new();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text); // a UTF-8 byte order mark
     let lines: Vec<&str> = text.lines().collect();
+    // The errors of the current rule's `when` picture start here; `then` may start at the line.
+    let mut when_mark: Option<WhenMark> = None;
     let mut expect = Expect::Item;
     let mut i = 0;
     let mut current: Option<RuleAst> = None;
@@ -482,7 +489,7 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                 match kw {
                     Keyword::Rule(n) => {
                         if matches!(expect, Expect::Header | Expect::Then | Expect::Gives) {
-                            errors.push(Diagnostic::new(
+                            let fallback = Diagnostic::new(
                                 file,
                                 at,
                                 format!(
@@ -490,7 +497,8 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                                     current.as_ref().map_or("", |r| r.name.as_str()),
                                     expected_word(expect)
                                 ),
-                            ));
+                            );
+                            unfinished(file, expect, &current, &when_mark, &mut errors, fallback);
                             current = None;
                         }
                         finish(&mut current, &mut ast);
@@ -508,7 +516,7 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                     }
                     Keyword::Use(n) => {
                         if matches!(expect, Expect::Header | Expect::Then | Expect::Gives) {
-                            errors.push(Diagnostic::new(
+                            let fallback = Diagnostic::new(
                                 file,
                                 at,
                                 format!(
@@ -516,7 +524,8 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                                     current.as_ref().map_or("", |r| r.name.as_str()),
                                     expected_word(expect)
                                 ),
-                            ));
+                            );
+                            unfinished(file, expect, &current, &when_mark, &mut errors, fallback);
                             current = None;
                         }
                         finish(&mut current, &mut ast);
@@ -552,7 +561,8 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                                     format!("expected `{}`, found `{found}`", expected_word(expect))
                                 }
                             };
-                            errors.push(Diagnostic::new(file, at, msg));
+                            let fallback = Diagnostic::new(file, at, msg);
+                            unfinished(file, expect, &current, &when_mark, &mut errors, fallback);
                             if expect == Expect::Examples {
                                 finish(&mut current, &mut ast);
                             }
@@ -562,16 +572,37 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                         }
                         // Gather the picture: blank, comment and indented lines up to the next keyword.
                         let mut rows = Vec::new();
+                        // The first row after a blank line inside the picture.
+                        let mut after_gap = None;
+                        let (mut drawn, mut gap) = (false, false);
                         while i < lines.len() {
                             let t = lines[i].strip_suffix('\r').unwrap_or(lines[i]);
                             match classify(t) {
                                 Line::Keyword(_) => break,
                                 Line::Comment => {}
-                                _ => rows.push((i + 1, t)),
+                                Line::Blank => {
+                                    gap = drawn;
+                                    rows.push((i + 1, t));
+                                }
+                                Line::Indented(_) => {
+                                    if gap && after_gap.is_none() {
+                                        after_gap = Some(i + 1);
+                                    }
+                                    drawn = true;
+                                    rows.push((i + 1, t));
+                                }
                             }
                             i += 1;
                         }
+                        let errors_before = errors.len();
                         let picture = parse_picture(file, at, &rows, &mut errors);
+                        if kw == Keyword::When {
+                            when_mark = Some(WhenMark {
+                                errors: errors_before,
+                                then_at: after_gap
+                                    .or_else(|| errors.get(errors_before).map(|d| d.at.line)),
+                            });
+                        }
                         let Some(rule) = current.as_mut() else {
                             continue;
                         };
@@ -615,7 +646,7 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
     }
     match expect {
         Expect::Header | Expect::Then | Expect::Gives => {
-            errors.push(Diagnostic::new(
+            let fallback = Diagnostic::new(
                 file,
                 Span::new(lines.len().max(1), 1),
                 format!(
@@ -623,11 +654,57 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                     current.as_ref().map_or("", |r| r.name.as_str()),
                     expected_word(expect)
                 ),
-            ));
+            );
+            unfinished(file, expect, &current, &when_mark, &mut errors, fallback);
         }
         _ => finish(&mut current, &mut ast),
     }
     (ast, errors)
+}
+
+/// Where the errors of a rule's `when` picture start, and the line where its `then` picture
+/// probably starts when the `then` keyword was left out.
+#[derive(Clone, Copy, Debug)]
+struct WhenMark {
+    /// Number of errors before the `when` picture was read.
+    errors: usize,
+    /// The first row after a blank line inside the picture, or else its first bad row.
+    then_at: Option<usize>,
+}
+
+/// Reports a rule that is not finished. When it lacks its `then`, the errors of its `when`
+/// picture are taken back (they come from reading the conclusion's picture as part of the
+/// premise's) and only the missing `then` is reported, where the conclusion seems to start.
+fn unfinished(
+    file: &str,
+    expect: Expect,
+    current: &Option<RuleAst>,
+    when_mark: &Option<WhenMark>,
+    errors: &mut Vec<Diagnostic>,
+    fallback: Diagnostic,
+) {
+    let (Expect::Then, Some(mark)) = (expect, when_mark) else {
+        errors.push(fallback);
+        return;
+    };
+    errors.truncate(mark.errors);
+    let name = current.as_ref().map_or("", |r| r.name.as_str());
+    match mark.then_at {
+        Some(line) => errors.push(
+            Diagnostic::new(
+                file,
+                Span::new(line, 1),
+                format!(
+                    "rule `{name}` has no `then`: its `when` picture runs on into what looks \
+                     like the conclusion's picture here"
+                ),
+            )
+            .with_help("write `then` at column 0 on the line before the conclusion's picture"),
+        ),
+        None => errors.push(
+            fallback.with_help("write `then` at column 0, followed by the conclusion's picture"),
+        ),
+    }
 }
 
 fn expected_word(expect: Expect) -> &'static str {
@@ -730,6 +807,20 @@ then
         assert_eq!(errors.len(), 2, "{errors:?}");
         assert_eq!(errors[0].at, Span::new(6, 1));
         assert!(errors[1].message.contains("expected `then`"));
+    }
+
+    #[test]
+    fn a_keyword_on_the_last_line_is_reported_on_that_line() {
+        // Found by the rule_files fuzz target: the position was one line past the end.
+        let (_, errors) = parse_file(
+            "t.rules",
+            "rule r\nwhen\n  +   +\nthen\n  +---+\nexample\n  +   +\ngives",
+        );
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].at, Span::new(8, 1));
+        assert_eq!(errors[0].message, "expected a picture below this line");
+        let (_, errors) = parse_file("t.rules", "rule r\nwhen\n\n");
+        assert_eq!(errors[0].at, Span::new(3, 1), "{errors:?}");
     }
 
     #[test]

@@ -112,7 +112,7 @@ pub struct RuleSet {
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// A file or directory could not be read.
-    #[error("cannot read rules from {path}: {source}")]
+    #[error("cannot read the rules of {}: {}", .path.display(), describe_io(.source, .path))]
     Io {
         /// The path that failed.
         path: PathBuf,
@@ -122,6 +122,66 @@ pub enum LoadError {
     /// The files were read but have errors.
     #[error("{}", render_diagnostics(.0))]
     Invalid(Vec<Diagnostic>),
+}
+
+/// What the system said, in lower case and without the `(os error N)` tail, with a hint where
+/// one helps.
+fn describe_io(e: &std::io::Error, path: &Path) -> String {
+    let text = e.to_string();
+    let text = text
+        .rfind(" (os error ")
+        .map_or(text.as_str(), |i| &text[..i]);
+    let mut chars = text.chars();
+    let mut reason: String = match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    };
+    if e.kind() == std::io::ErrorKind::NotADirectory || path.is_file() {
+        reason.push_str(" (--rules takes a directory of `*.rules` files)");
+    }
+    reason
+}
+
+/// The `*.rules` files of a directory, in file-name order.
+pub fn rule_files(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let io = |source| LoadError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.extension().is_some_and(|e| e == "rules") {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    Ok(paths)
+}
+
+/// A rule file's text, or a diagnostic at the first byte that is not UTF-8.
+fn decode(name: &str, bytes: Vec<u8>) -> Result<String, Diagnostic> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let before = &bytes[..at];
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        // Valid UTF-8 up to `at`: count characters for the column.
+        let column = String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count()
+            + 1;
+        Diagnostic::new(
+            name,
+            Span::new(line, column),
+            format!("the file is not UTF-8 text: byte 0x{:02X} here", bytes[at]),
+        )
+        .with_help("save the rule file as UTF-8 (pictures use only ASCII)")
+    })
 }
 
 fn render_diagnostics(diagnostics: &[Diagnostic]) -> String {
@@ -174,32 +234,34 @@ impl RuleSet {
     }
 
     /// Loads every `*.rules` file of a directory, in file-name order.
+    ///
+    /// A file that is not UTF-8 is reported with the position of its first bad byte, along
+    /// with the problems of the other files; a file that cannot be read at all (a directory
+    /// or a dangling link named `*.rules`, no permission) ends the load with an I/O error
+    /// naming it.
     pub fn load_dir(dir: &Path) -> Result<RuleSet, LoadError> {
-        let entries = std::fs::read_dir(dir).map_err(|source| LoadError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let mut paths = Vec::new();
-        for entry in entries {
-            let entry = entry.map_err(|source| LoadError::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-            let path = entry.path();
-            if path.extension().is_some_and(|e| e == "rules") {
-                paths.push(path);
-            }
-        }
-        paths.sort();
         let mut sources = Vec::new();
-        for path in paths {
-            let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Io {
+        let mut not_text = Vec::new();
+        for path in rule_files(dir)? {
+            let bytes = std::fs::read(&path).map_err(|source| LoadError::Io {
                 path: path.clone(),
                 source,
             })?;
-            sources.push((path.display().to_string(), text));
+            let name = path.display().to_string();
+            match decode(&name, bytes) {
+                Ok(text) => sources.push((name, text)),
+                Err(diagnostic) => not_text.push(diagnostic),
+            }
         }
-        RuleSet::from_sources(&sources).map_err(LoadError::Invalid)
+        match RuleSet::from_sources(&sources) {
+            Ok(set) if not_text.is_empty() => Ok(set),
+            Ok(_) => Err(LoadError::Invalid(not_text)),
+            Err(mut diagnostics) => {
+                diagnostics.append(&mut not_text);
+                diagnostics.sort_by(|a, b| (&a.file, a.at).cmp(&(&b.file, b.at)));
+                Err(LoadError::Invalid(diagnostics))
+            }
+        }
     }
 
     /// The rule set built into the binary: the files of `rules/` at compile time.

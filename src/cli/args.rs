@@ -1,0 +1,171 @@
+//! Argument hygiene around clap: options written before a command name are moved after it, and
+//! argument errors are reported on one line.
+
+use super::{EXIT_BAD_INPUT, EXIT_OK};
+use clap::error::ErrorKind;
+use std::ffi::OsString;
+
+/// The command names, and the subcommands of `rules`.
+const COMMANDS: &[&str] = &["solve", "rules", "gen"];
+const RULES_COMMANDS: &[&str] = &["check", "test", "ablate"];
+/// Options that take a value as the next argument (when not written `--name=value`).
+const VALUED: &[&str] = &["--rules", "--max-nodes", "--timeout", "--max-cells"];
+/// Options that must stay where they are: help and version.
+const STAY: &[&str] = &["-h", "--help", "-V", "--version"];
+
+/// Moves options written before a command name after it: `slink --rules DIR rules check`
+/// becomes `slink rules check --rules DIR`, and `slink --stats gen ...` becomes
+/// `slink gen --stats ...`. Without this, clap would take the command name for an input file
+/// (the top level accepts the options and files of `solve`). An option the command does not
+/// take is then reported by clap against that command.
+pub fn hoist_options(args: Vec<OsString>) -> Vec<OsString> {
+    let mut i = 1;
+    let mut options = Vec::new();
+    while i < args.len() {
+        let Some(arg) = args[i].to_str() else { break };
+        if arg == "-" || arg == "--" || !arg.starts_with('-') {
+            break;
+        }
+        if STAY.contains(&arg) {
+            return args;
+        }
+        options.push(i);
+        if VALUED.contains(&arg) {
+            i += 1;
+            options.push(i);
+        }
+        i += 1;
+    }
+    let command = args.get(i).and_then(|a| a.to_str());
+    if options.is_empty() || !command.is_some_and(|c| COMMANDS.contains(&c)) {
+        return args;
+    }
+    let mut path_end = i + 1;
+    if command == Some("rules")
+        && args
+            .get(path_end)
+            .and_then(|a| a.to_str())
+            .is_some_and(|c| RULES_COMMANDS.contains(&c))
+    {
+        path_end += 1;
+    }
+    let mut out = Vec::with_capacity(args.len());
+    out.push(args[0].clone());
+    out.extend(args[i..path_end.min(args.len())].iter().cloned());
+    out.extend(options.iter().filter_map(|&k| args.get(k).cloned()));
+    out.extend(args[path_end.min(args.len())..].iter().cloned());
+    out
+}
+
+/// Prints a clap error (help and version as they are; an argument error on one line) and
+/// returns the exit status.
+pub fn report(e: &clap::Error) -> i32 {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // A closed standard output is not worth a word.
+            let _ = e.print();
+            EXIT_OK
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            EXIT_BAD_INPUT
+        }
+        _ => {
+            eprintln!("slink: {}", one_line(&e.render().to_string()));
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+/// Condenses clap's rendered error (message, tips, usage, "For more information") into one
+/// line: the message, the tips, and which help to read.
+fn one_line(rendered: &str) -> String {
+    let mut lines = rendered.lines().peekable();
+    let first = lines.next().unwrap_or("").trim();
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // The indented lines right after the message (missing arguments, say) belong to it.
+    let mut details = Vec::new();
+    while let Some(l) = lines.next_if(|l| !l.trim().is_empty()) {
+        details.push(l.trim());
+    }
+    if !details.is_empty() {
+        line = format!("{} {}", line.trim_end_matches(':'), details.join(", "));
+    }
+    let mut help = "slink --help".to_string();
+    for l in lines {
+        let l = l.trim();
+        if let Some(tip) = l.strip_prefix("tip: ") {
+            line.push_str(&format!(" ({tip})"));
+        } else if let Some(usage) = l.strip_prefix("Usage: ") {
+            // "slink gen --rows <ROWS> ..." -> "slink gen --help".
+            let words: Vec<&str> = usage
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['-', '[', '<']))
+                .collect();
+            if !words.is_empty() {
+                help = format!("{} --help", words.join(" "));
+            }
+        }
+    }
+    format!("{line}; see `{help}`")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hoisted(args: &[&str]) -> Vec<String> {
+        let args = args.iter().map(OsString::from).collect();
+        hoist_options(args)
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn options_before_a_command_go_after_it() {
+        assert_eq!(
+            hoisted(&["slink", "--rules", "d", "rules", "check"]),
+            ["slink", "rules", "check", "--rules", "d"]
+        );
+        assert_eq!(
+            hoisted(&["slink", "--stats", "gen", "--rows", "3"]),
+            ["slink", "gen", "--stats", "--rows", "3"]
+        );
+        assert_eq!(
+            hoisted(&["slink", "--rules=d", "--no-search", "solve", "f.in"]),
+            ["slink", "solve", "--rules=d", "--no-search", "f.in"]
+        );
+    }
+
+    #[test]
+    fn other_command_lines_stay_as_they_are() {
+        for args in [
+            &["slink", "--rules", "d", "f.in"][..],
+            &["slink", "rules", "check", "d"],
+            &["slink", "--help", "gen"],
+            &["slink", "-", "gen"],
+            &["slink"],
+        ] {
+            assert_eq!(hoisted(args), args);
+        }
+    }
+
+    #[test]
+    fn missing_arguments_are_named_on_the_line() {
+        let rendered = "error: the following required arguments were not provided:\n  --rows <ROWS>\n\nUsage: slink gen --rows <ROWS> --cols <COLS>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(rendered),
+            "the following required arguments were not provided --rows <ROWS>; see `slink gen --help`"
+        );
+    }
+
+    #[test]
+    fn clap_errors_fit_on_one_line() {
+        let rendered = "error: unexpected argument '--rule' found\n\n  tip: a similar argument exists: '--rules'\n\nUsage: slink gen --rows <ROWS> --cols <COLS>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line(rendered),
+            "unexpected argument '--rule' found (a similar argument exists: '--rules'); see `slink gen --help`"
+        );
+    }
+}
