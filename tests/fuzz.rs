@@ -12,12 +12,16 @@ mod targets;
 use proptest::prelude::*;
 use std::path::PathBuf;
 
-/// The files of `fuzz/<kind>/<target>/`, with their names.
+/// The files of `fuzz/<kind>/<target>/`, with their names. A target that never broke has
+/// no regressions directory (git keeps no empty directory).
 fn inputs(kind: &str, target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fuzz")
         .join(kind)
         .join(target);
+    if kind == "regressions" && !dir.exists() {
+        return Vec::new();
+    }
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|entry| entry.unwrap().path())
