@@ -1,7 +1,9 @@
-//! The framed ASCII picture of an answer, in the exact output format of the spec.
+//! The framed ASCII picture of an answer, in the exact output format of the spec, read off any [`View`].
 //!
 //! The picture is written straight into the output bytes: the block is reserved at its exact
 //! size and filled with spaces, then only the non-space characters are set.
+
+use crate::view::{Edge, View};
 
 /// Appends the decimal digits of `n` to `out`.
 pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
@@ -31,21 +33,16 @@ pub fn answer_len(number: usize, rows: usize, cols: usize) -> usize {
 
 /// Appends the answer of puzzle `number` (1-based) in the exact output format of the spec:
 /// the number line, then the 2R+5 framed lines, each ending in '\n', no trailing spaces.
-/// `h(i, j)`: is the horizontal edge on dot row i (0..=rows) between dots j and j+1 a line;
-/// `v(i, j)`: is the vertical edge on cell row i (0..rows) at dot column j (0..=cols) a line.
+/// Only lines are drawn (crosses and unknown edges alike are blank), as the spec says.
 ///
-/// Each of `clue`, `h` and `v` is called exactly once per cell or edge. A dot shows `+` with
-/// one horizontal and one vertical line, `-` with two horizontal lines, `|` with two vertical
-/// lines, and a space otherwise. A clue above 9 (never produced by the reader) shows as `?`.
-pub fn render_answer(
-    out: &mut Vec<u8>,
-    number: usize,
-    rows: usize,
-    cols: usize,
-    clue: impl Fn(usize, usize) -> Option<u8>,
-    h: impl Fn(usize, usize) -> bool,
-    v: impl Fn(usize, usize) -> bool,
-) {
+/// Each clue and edge of the view is read exactly once. A dot shows `+` with one horizontal
+/// and one vertical line, `-` with two horizontal lines, `|` with two vertical lines, and a
+/// space otherwise. A clue above 9 (never produced by the reader) shows as `?`.
+pub fn render_answer(out: &mut Vec<u8>, number: usize, view: &impl View) {
+    let (rows, cols) = (view.rows(), view.cols());
+    let clue = |r, c| view.clue(r, c);
+    let h = |r, c| view.h(r, c) == Edge::Line;
+    let v = |r, c| view.v(r, c) == Edge::Line;
     out.reserve(answer_len(number, rows, cols));
     push_decimal(out, number);
     out.push(b'\n');
@@ -122,6 +119,29 @@ pub fn render_answer(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::view::Picture;
+
+    /// A picture from closures: clues, and which edges are lines.
+    fn picture(
+        rows: usize,
+        cols: usize,
+        clue: impl Fn(usize, usize) -> Option<u8>,
+        h: impl Fn(usize, usize) -> bool,
+        v: impl Fn(usize, usize) -> bool,
+    ) -> Picture {
+        let edge = |line: bool| if line { Edge::Line } else { Edge::Unknown };
+        Picture {
+            rows,
+            cols,
+            clues: (0..rows * cols).map(|k| clue(k / cols, k % cols)).collect(),
+            h: (0..(rows + 1) * cols)
+                .map(|k| edge(h(k / cols, k % cols)))
+                .collect(),
+            v: (0..rows * (cols + 1))
+                .map(|k| edge(v(k / (cols + 1), k % (cols + 1))))
+                .collect(),
+        }
+    }
 
     /// The official example: `shared/data/sample.in` and `shared/data/sample.out`.
     const SAMPLE_IN: &str = include_str!("../tests/data/sample.in");
@@ -186,11 +206,13 @@ mod tests {
         render_answer(
             &mut out,
             number,
-            rows,
-            cols,
-            |r, c| Some(clues[r * cols + c]),
-            |i, j| h[i * cols + j],
-            |i, j| v[i * (cols + 1) + j],
+            &picture(
+                rows,
+                cols,
+                |r, c| Some(clues[r * cols + c]),
+                |i, j| h[i * cols + j],
+                |i, j| v[i * (cols + 1) + j],
+            ),
         );
         assert_eq!(out.len(), 8 + answer_len(number, rows, cols));
         out.split_off(8)
@@ -203,11 +225,7 @@ mod tests {
         render_answer(
             &mut out,
             3,
-            2,
-            2,
-            |_, _| Some(2),
-            |i, _| i != 1,
-            |_, j| j != 1,
+            &picture(2, 2, |_, _| Some(2), |i, _| i != 1, |_, j| j != 1),
         );
         let expected = "3
 #############
@@ -243,11 +261,13 @@ mod tests {
         render_answer(
             &mut out,
             1234567,
-            1,
-            2,
-            |_, c| (c == 1).then_some(0),
-            |_, j| j == 0,
-            |_, j| j < 2,
+            &picture(
+                1,
+                2,
+                |_, c| (c == 1).then_some(0),
+                |_, j| j == 0,
+                |_, j| j < 2,
+            ),
         );
         let expected = "1234567
 #############
@@ -261,9 +281,17 @@ mod tests {
         assert_eq!(String::from_utf8(out).unwrap(), expected);
         // Dots with other counts of lines (never in a verified loop) show as spaces.
         let mut out = Vec::new();
-        render_answer(&mut out, 0, 1, 1, |_, _| None, |_, _| true, |_, _| true);
+        render_answer(
+            &mut out,
+            0,
+            &picture(1, 1, |_, _| None, |_, _| true, |_, _| true),
+        );
         let mut odd = Vec::new();
-        render_answer(&mut odd, 0, 1, 1, |_, _| None, |i, _| i == 0, |_, _| false);
+        render_answer(
+            &mut odd,
+            0,
+            &picture(1, 1, |_, _| None, |i, _| i == 0, |_, _| false),
+        );
         assert_eq!(
             String::from_utf8(out).unwrap() + &String::from_utf8(odd).unwrap(),
             "0\n#########\n#       #\n# +---+ #\n# |   | #\n# +---+ #\n#       #\n#########\n\

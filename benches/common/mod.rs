@@ -143,15 +143,7 @@ pub fn solve_stream(solver: &mut Solver, input: &[u8], out: &mut Vec<u8>) -> usi
         let puzzle = item.expect("benchmark input is valid");
         let (board, outcome) = solver.solve(&puzzle);
         if outcome == Outcome::Solved {
-            render_answer(
-                out,
-                number,
-                board.rows(),
-                board.cols(),
-                |r, c| board.clue(r, c),
-                |r, c| board.h_line(r, c),
-                |r, c| board.v_line(r, c),
-            );
+            render_answer(out, number, &board);
         } else {
             unsolved += 1;
         }

@@ -6,6 +6,7 @@
 //! *lost* when the full set finishes it and the smaller one does not. The ablations are independent
 //! and run on all available cores; a progress line shows on a terminal when they take long.
 
+use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg, load_proven};
 use crate::compile::RuleBook;
 use crate::compile::Switches;
@@ -14,7 +15,7 @@ use crate::rules::{Deducer, RuleSet};
 use crate::solve::{Outcome, SolveOptions, Solver};
 use clap::Args;
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -33,8 +34,8 @@ pub struct AblateArgs {
 }
 
 /// Runs the ablation; returns the exit status.
-pub fn run(args: &AblateArgs) -> i32 {
-    let set = match load_proven(args.rules.dir.as_deref(), args.trust) {
+pub fn run(io: &mut Io, args: &AblateArgs) -> i32 {
+    let set = match load_proven(io, args.rules.dir.as_deref(), args.trust) {
         Ok(set) => set,
         Err(status) => return status,
     };
@@ -42,15 +43,16 @@ pub fn run(args: &AblateArgs) -> i32 {
     let puzzles = match read_corpus(&name) {
         Ok(puzzles) => puzzles,
         Err(message) => {
-            eprintln!("slink: {message}");
+            say!(io, "slink: {message}");
             return EXIT_BAD_INPUT;
         }
     };
-    let report = ablate(&set, &puzzles);
-    let _ = io::stdout()
-        .lock()
-        .write_all(report.render(&name).as_bytes());
-    EXIT_OK
+    let progress = io.err_terminal;
+    let report = ablate_with(&set, &puzzles, &mut *io.err, progress);
+    match io.print(&report.render(&name)) {
+        Ok(()) => EXIT_OK,
+        Err(status) => status,
+    }
 }
 
 /// Reads every puzzle of a corpus file; any unreadable puzzle makes the corpus unusable.
@@ -143,7 +145,14 @@ fn without(set: &RuleSet, removed: Removed) -> RuleSet {
 }
 
 /// Solves the corpus with the full set and with every one-rule and one-deducer ablation of it.
-pub fn ablate(set: &RuleSet, puzzles: &[Puzzle]) -> Report {
+///
+/// A progress line goes to `err` when `progress` is set and the work takes long.
+pub fn ablate_with(
+    set: &RuleSet,
+    puzzles: &[Puzzle],
+    err: &mut (dyn Write + Send),
+    progress: bool,
+) -> Report {
     let started = Instant::now();
     let mut solver = deducer(set.clone());
     let (mut stuck, mut contradiction) = (0, 0);
@@ -176,7 +185,7 @@ pub fn ablate(set: &RuleSet, puzzles: &[Puzzle]) -> Report {
     let results: Mutex<Vec<Option<Ablation>>> = Mutex::new(vec![None; jobs.len()]);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let progress = io::stderr().is_terminal();
+    let err = Mutex::new(err);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(jobs.len())
@@ -208,14 +217,16 @@ pub fn ablate(set: &RuleSet, puzzles: &[Puzzle]) -> Report {
                     });
                     let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                     if progress && started.elapsed() > Duration::from_secs(2) {
-                        eprint!("\rslink: ablated {n} of {}", jobs.len());
+                        let mut err = err.lock().unwrap();
+                        let _ = write!(err, "\rslink: ablated {n} of {}", jobs.len());
+                        let _ = err.flush();
                     }
                 }
             });
         }
     });
     if progress && started.elapsed() > Duration::from_secs(2) {
-        eprint!("\r\x1b[K");
+        let _ = write!(err.lock().unwrap(), "\r\x1b[K");
     }
     Report {
         puzzles: puzzles.len(),
@@ -365,7 +376,7 @@ mod tests {
             Removed::Deducer(Deducer::Colouring),
         );
         let puzzles = parse_all("sample", SAMPLE.as_bytes()).unwrap();
-        let report = ablate(&set, &puzzles);
+        let report = ablate_with(&set, &puzzles, &mut io::sink(), false);
         assert_eq!((report.puzzles, report.solved), (2, 2));
         // Search is not ablated: ablation measures deduction.
         assert!(set.uses(Deducer::Search));
@@ -390,7 +401,7 @@ mod tests {
     #[test]
     fn an_empty_corpus_needs_nothing() {
         let set = RuleSet::builtin();
-        let report = ablate(&set, &[]);
+        let report = ablate_with(&set, &[], &mut io::sink(), false);
         assert_eq!(report.solved, 0);
         assert!(
             report

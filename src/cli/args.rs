@@ -1,15 +1,29 @@
 //! Argument hygiene around clap: options written before a command name are moved after it, and
 //! argument errors are reported on one line.
 
+use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, EXIT_OK};
 use clap::error::ErrorKind;
 use std::ffi::OsString;
 
 /// The command names, and the subcommands of `rules`.
-const COMMANDS: &[&str] = &["solve", "rules", "gen"];
+const COMMANDS: &[&str] = &["solve", "rules", "gen", "explain", "convert"];
 const RULES_COMMANDS: &[&str] = &["check", "test", "ablate"];
 /// Options that take a value as the next argument (when not written `--name=value`).
-const VALUED: &[&str] = &["--rules", "--max-nodes", "--timeout", "--max-cells"];
+const VALUED: &[&str] = &[
+    "--rules",
+    "--max-nodes",
+    "--timeout",
+    "--max-cells",
+    "--format",
+    "--color",
+    "--colour",
+    "--jobs",
+    "-j",
+    "--every",
+    "--html",
+    "--to",
+];
 /// Options that must stay where they are: help and version.
 const STAY: &[&str] = &["-h", "--help", "-V", "--version"];
 
@@ -59,19 +73,19 @@ pub fn hoist_options(args: Vec<OsString>) -> Vec<OsString> {
 
 /// Prints a clap error (help and version as they are; an argument error on one line) and
 /// returns the exit status.
-pub fn report(e: &clap::Error) -> i32 {
+pub fn report(io: &mut Io, e: &clap::Error) -> i32 {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             // A closed standard output is not worth a word.
-            let _ = e.print();
+            let _ = io.print(&e.render().to_string());
             EXIT_OK
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = e.print();
+            io.say_raw(&e.render().to_string());
             EXIT_BAD_INPUT
         }
         _ => {
-            eprintln!("slink: {}", one_line(&e.render().to_string()));
+            say!(io, "slink: {}", one_line(&e.render().to_string()));
             EXIT_BAD_INPUT
         }
     }

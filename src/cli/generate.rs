@@ -4,10 +4,11 @@
 //! The puzzles go to standard output in the input format, followed by the `0 0` end line, so the
 //! output can be piped straight into `slink`.
 
+use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg};
 use crate::generate::{GenOptions, Generator};
 use clap::Args;
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 
 /// Options of `slink gen`.
 #[derive(Args, Debug, Clone)]
@@ -44,7 +45,7 @@ pub struct GenArgs {
 }
 
 /// Generates the puzzles; returns the exit status.
-pub fn run(args: &GenArgs) -> i32 {
+pub fn run(io: &mut Io, args: &GenArgs) -> i32 {
     let mut options = GenOptions::new(args.rows, args.cols);
     if args.blanks {
         options = options.with_blanks(!args.no_probing);
@@ -52,29 +53,29 @@ pub fn run(args: &GenArgs) -> i32 {
     options.seed = args.seed;
     options.max_level = args.level;
     if let Err(e) = options.validate() {
-        eprintln!("slink gen: {e}");
+        say!(io, "slink gen: {e}");
         return EXIT_BAD_INPUT;
     }
-    let book = match args.rules.load(args.trust) {
+    let book = match args.rules.load(io, args.trust) {
         Ok(book) => book,
         Err(status) => return status,
     };
     let mut generator = match Generator::new(options, book) {
         Ok(generator) => generator,
         Err(e) => {
-            eprintln!("slink gen: {e}");
+            say!(io, "slink gen: {e}");
             return EXIT_BAD_INPUT;
         }
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, &mut *io.out);
     let mut buffer = Vec::new();
+    let mut errors = Vec::new();
     let mut status = EXIT_OK;
     for _ in 0..args.count {
         let generated = match generator.next_puzzle() {
             Ok(generated) => generated,
             Err(e) => {
-                eprintln!("slink gen: {e}");
+                errors.push(format!("slink gen: {e}"));
                 status = EXIT_BAD_INPUT;
                 break;
             }
@@ -82,20 +83,24 @@ pub fn run(args: &GenArgs) -> i32 {
         buffer.clear();
         generated.puzzle.write_to(&mut buffer);
         if let Err(e) = out.write_all(&buffer) {
-            return write_failed(&e);
+            drop(out);
+            return write_failed(io, &e);
         }
     }
     // Even after a failure, so that the puzzles written so far form a complete stream.
-    if let Err(e) = out.write_all(b"0 0\n") {
-        return write_failed(&e);
+    let end = out.write_all(b"0 0\n").and_then(|()| out.flush());
+    drop(out);
+    for e in errors {
+        say!(io, "{e}");
     }
-    if let Err(e) = out.flush() {
-        return write_failed(&e);
+    if let Err(e) = end {
+        return write_failed(io, &e);
     }
     if args.stats {
         let s = generator.stats();
         let rejected = s.candidates - s.puzzles;
-        eprintln!(
+        say!(
+            io,
             "slink gen: {} puzzle{} from {} candidates: {rejected} rejected ({} stuck, {} contradictions, {} other loops), {:.2} rejected per puzzle",
             s.puzzles,
             if s.puzzles == 1 { "" } else { "s" },
@@ -110,10 +115,10 @@ pub fn run(args: &GenArgs) -> i32 {
 }
 
 /// Reports a failed write (quietly for a closed pipe) and returns the exit status.
-fn write_failed(e: &io::Error) -> i32 {
-    if e.kind() == io::ErrorKind::BrokenPipe {
+fn write_failed(io: &mut Io, e: &std::io::Error) -> i32 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
         return EXIT_OK;
     }
-    eprintln!("slink gen: cannot write the puzzles: {e}");
+    say!(io, "slink gen: cannot write the puzzles: {e}");
     EXIT_BAD_INPUT
 }

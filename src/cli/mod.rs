@@ -2,7 +2,11 @@
 
 mod ablate;
 mod args;
+mod convert;
+mod explain;
 mod generate;
+mod input;
+pub mod io;
 mod proof;
 mod rules_check;
 mod rules_test;
@@ -13,7 +17,9 @@ use crate::puzzle::MAX_CELLS;
 use crate::rules::{LoadError, RuleSet};
 use crate::stats::StatsView;
 use clap::{Args, Parser, Subcommand};
-use std::io::{self, Write};
+use io::{Io, say};
+use std::ffi::OsString;
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -44,6 +50,11 @@ enum Command {
     /// Work on rule sets: check them, test them on their examples, measure what each rule is worth.
     #[command(subcommand)]
     Rules(RulesCommand),
+    /// Explain each puzzle's solution step by step: every rule (file and line), symmetry,
+    /// place and the edges it decided; as text, or as an HTML page to step through.
+    Explain(explain::ExplainArgs),
+    /// Convert puzzles between the stream format and puzz.link URLs, without solving.
+    Convert(convert::ConvertArgs),
     /// Generate random Slink puzzles that the built-in rules finish (so each has one solution).
     Gen(generate::GenArgs),
 }
@@ -78,9 +89,29 @@ impl RuleDirArg {
 /// Options of `slink solve`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SolveArgs {
-    /// Puzzle stream files; standard input when none is given (or for `-`).
-    #[arg(value_name = "FILE")]
+    /// Puzzle stream files, files of puzz.link URLs (one per line), or URLs; standard input
+    /// when none is given (or for `-`).
+    #[arg(value_name = "FILE|URL")]
     files: Vec<PathBuf>,
+    /// How answers are written: `ascii` (the spec's frame), `unicode` (box drawing), `svg`,
+    /// `json` (one object per line per puzzle, solved or not), `url` (each puzzle's
+    /// puzz.link URL).
+    #[arg(long, value_enum, default_value_t = FormatArg::Ascii)]
+    format: FormatArg,
+    /// Colour for `--format unicode`: `auto` (on a terminal, unless NO_COLOR is set),
+    /// `always`, `never`.
+    #[arg(long = "color", alias = "colour", value_enum, default_value_t = ColourArg::Auto)]
+    colour: ColourArg,
+    /// With `--format svg`: draw crosses too.
+    #[arg(long)]
+    crosses: bool,
+    /// Solve on N threads (default: every core); answers stay in input order.
+    #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
+    jobs: Option<usize>,
+    /// Print each puzzle's grade on standard error: the highest rule level it needed, whether
+    /// loop closure, colouring, probing or search was needed, and the search depth.
+    #[arg(long)]
+    grade: bool,
     #[command(flatten)]
     rules: RulesArg,
     #[command(flatten)]
@@ -170,6 +201,42 @@ impl DeductionArgs {
     }
 }
 
+/// The formats of `--format`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// The spec's framed ASCII picture.
+    #[default]
+    Ascii,
+    /// Box-drawing lines and crosses.
+    Unicode,
+    /// An SVG document per answer.
+    Svg,
+    /// One JSON object per line per puzzle.
+    Json,
+    /// Each puzzle's puzz.link URL.
+    Url,
+}
+
+/// The choices of `--color`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColourArg {
+    /// On a terminal, unless NO_COLOR is set.
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Parses a positive number of threads.
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!("`{text}`: give a number of threads from 1 to 1024")),
+    }
+}
+
 /// The views of `--stats`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum StatsArg {
@@ -210,8 +277,8 @@ pub struct RulesArg {
 impl RulesArg {
     /// Loads and compiles the chosen rule set, or prints why it cannot; a set read from files
     /// is proven sound first unless `trust` says otherwise.
-    fn load(&self, trust: TrustArg) -> Result<RuleBook, i32> {
-        load_book(self.dir.as_deref(), trust)
+    fn load(&self, io: &mut Io, trust: TrustArg) -> Result<RuleBook, i32> {
+        load_book(io, self.dir.as_deref(), trust)
     }
 
     /// Whether the rule set is the one built into the binary (proven by the test suite).
@@ -221,40 +288,41 @@ impl RulesArg {
 }
 
 /// Loads a rule set (built-in when `dir` is None) and expands it; prints diagnostics on failure.
-fn load_book(dir: Option<&Path>, trust: TrustArg) -> Result<RuleBook, i32> {
-    load_proven(dir, trust).map(RuleBook::new)
+fn load_book(io: &mut Io, dir: Option<&Path>, trust: TrustArg) -> Result<RuleBook, i32> {
+    load_proven(io, dir, trust).map(RuleBook::new)
 }
 
 /// Loads a rule set (built-in when `dir` is None); one read from files is proven sound rule by
 /// rule and refused when a rule is not (unless `--trust-rules`). Prints why on failure.
-fn load_proven(dir: Option<&Path>, trust: TrustArg) -> Result<RuleSet, i32> {
-    let set = load_set(dir)?;
+fn load_proven(io: &mut Io, dir: Option<&Path>, trust: TrustArg) -> Result<RuleSet, i32> {
+    let set = load_set(io, dir)?;
     if let Some(dir) = dir {
-        proof::vet(&set, &dir.display().to_string(), trust.trust_rules)?;
+        proof::vet(io, &set, &dir.display().to_string(), trust.trust_rules)?;
     }
     Ok(set)
 }
 
 /// Loads a rule set (built-in when `dir` is None), without proofs; prints diagnostics on
 /// failure, and warnings about an empty directory and about deducers the set leaves off.
-fn load_set(dir: Option<&Path>) -> Result<RuleSet, i32> {
+fn load_set(io: &mut Io, dir: Option<&Path>) -> Result<RuleSet, i32> {
     let set = match dir {
         None => RuleSet::builtin(),
         Some(dir) => match RuleSet::load_dir(dir) {
             Ok(set) => {
-                proof::warn_about_contents(&set, dir);
+                proof::warn_about_contents(io, &set, dir);
                 set
             }
             Err(e @ LoadError::Io { .. }) => {
-                eprintln!("slink: {e}");
+                say!(io, "slink: {e}");
                 return Err(EXIT_BAD_INPUT);
             }
             Err(LoadError::Invalid(diagnostics)) => {
                 for d in &diagnostics {
-                    eprintln!("{d}");
+                    say!(io, "{d}");
                 }
                 let n = diagnostics.len();
-                eprintln!(
+                say!(
+                    io,
                     "slink: {n} error{} in the rules of {}",
                     if n == 1 { "" } else { "s" },
                     dir.display()
@@ -266,23 +334,9 @@ fn load_set(dir: Option<&Path>) -> Result<RuleSet, i32> {
     Ok(set)
 }
 
-/// Writes text to standard output; a closed pipe (`slink ... | head`) ends the output quietly.
-/// Returns the exit status for any other failure.
-fn print_out(text: &str) -> Result<(), i32> {
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => {
-            eprintln!("slink: cannot write to standard output: {}", io_reason(&e));
-            Err(EXIT_BAD_INPUT)
-        }
-    }
-}
-
 /// What the system said about a failed file operation, without the `(os error N)` tail:
 /// "no such file or directory".
-pub(crate) fn io_reason(e: &io::Error) -> String {
+pub(crate) fn io_reason(e: &std::io::Error) -> String {
     let text = e.to_string();
     let text = match text.rfind(" (os error ") {
         Some(i) => &text[..i],
@@ -295,18 +349,53 @@ pub(crate) fn io_reason(e: &io::Error) -> String {
     }
 }
 
-/// Runs the command line; returns the process exit status.
+/// Runs the command line of this process on its standard streams; returns the exit status.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse_from(args::hoist_options(std::env::args_os().collect())) {
+    let (mut stdin, mut stdout, mut stderr) =
+        (std::io::stdin(), std::io::stdout(), std::io::stderr());
+    let (out_terminal, err_terminal) = (stdout.is_terminal(), stderr.is_terminal());
+    let mut io = Io {
+        stdin: &mut stdin,
+        out: &mut stdout,
+        err: &mut stderr,
+        out_terminal,
+        err_terminal,
+    };
+    run_with(std::env::args_os().collect(), &mut io)
+}
+
+/// Runs a command line in-process on the given streams (neither is a terminal); returns the
+/// exit status. `args` starts with the program name, as `std::env::args_os` does.
+pub fn run(
+    args: Vec<OsString>,
+    stdin: &mut (dyn Read + Send),
+    stdout: &mut (dyn Write + Send),
+    stderr: &mut (dyn Write + Send),
+) -> i32 {
+    let mut io = Io {
+        stdin,
+        out: stdout,
+        err: stderr,
+        out_terminal: false,
+        err_terminal: false,
+    };
+    run_with(args, &mut io)
+}
+
+/// Runs a command line on `io`; returns the exit status.
+pub fn run_with(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let cli = match Cli::try_parse_from(args::hoist_options(args)) {
         Ok(cli) => cli,
-        Err(e) => return args::report(&e),
+        Err(e) => return args::report(io, &e),
     };
     match cli.command {
-        None => solve::run(&cli.solve),
-        Some(Command::Solve(args)) => solve::run(&args),
-        Some(Command::Rules(RulesCommand::Check(arg))) => rules_check::run(arg.dir()),
-        Some(Command::Rules(RulesCommand::Test(arg))) => rules_test::run(arg.dir()),
-        Some(Command::Rules(RulesCommand::Ablate(args))) => ablate::run(&args),
-        Some(Command::Gen(args)) => generate::run(&args),
+        None => solve::run(io, &cli.solve),
+        Some(Command::Solve(args)) => solve::run(io, &args),
+        Some(Command::Rules(RulesCommand::Check(arg))) => rules_check::run(io, arg.dir()),
+        Some(Command::Rules(RulesCommand::Test(arg))) => rules_test::run(io, arg.dir()),
+        Some(Command::Rules(RulesCommand::Ablate(args))) => ablate::run(io, &args),
+        Some(Command::Explain(args)) => explain::run(io, &args),
+        Some(Command::Convert(args)) => convert::run(io, &args),
+        Some(Command::Gen(args)) => generate::run(io, &args),
     }
 }

@@ -2,10 +2,10 @@
 //! refused), a progress line on a terminal while a proof takes long, and warnings about what a
 //! rule directory holds.
 
+use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, rules_check};
 use crate::rules::{Deducer, Rule, RuleSet};
 use crate::soundness::{Budget, Verdict, prove_with};
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -14,15 +14,15 @@ const QUIET_FOR: Duration = Duration::from_millis(300);
 
 /// Proves rule `index` of `total` within the default budget. While a proof takes long, a
 /// progress line on standard error (when it is a terminal) names the rule and the steps taken.
-pub fn prove_rule(rule: &Rule, index: usize, total: usize) -> Verdict {
-    let terminal = std::io::stderr().is_terminal();
+pub fn prove_rule(io: &mut Io, rule: &Rule, index: usize, total: usize) -> Verdict {
+    let terminal = io.err_terminal;
     let started = Instant::now();
     let mut shown = false;
     let budget = Budget::DEFAULT;
     let verdict = prove_with(rule, budget, &mut |steps| {
         if terminal && started.elapsed() >= QUIET_FOR {
             shown = true;
-            eprint!(
+            io.say_raw(&format!(
                 "\r\x1b[Kslink: proving rule {}/{total} `{}` ({}:{}): {} of at most {} million search steps",
                 index + 1,
                 rule.name,
@@ -30,11 +30,11 @@ pub fn prove_rule(rule: &Rule, index: usize, total: usize) -> Verdict {
                 rule.line,
                 steps / 1_000_000,
                 budget.steps / 1_000_000
-            );
+            ));
         }
     });
     if shown {
-        eprint!("\r\x1b[K");
+        io.say_raw("\r\x1b[K");
     }
     verdict
 }
@@ -42,9 +42,10 @@ pub fn prove_rule(rule: &Rule, index: usize, total: usize) -> Verdict {
 /// Proves every rule of a set read from `source`; prints what fails and refuses the set
 /// (exit status 2) unless every rule is proven sound or never fires. With `trust`, nothing is
 /// proven and a warning says what the answers then rest on.
-pub fn vet(set: &RuleSet, source: &str, trust: bool) -> Result<(), i32> {
+pub fn vet(io: &mut Io, set: &RuleSet, source: &str, trust: bool) -> Result<(), i32> {
     if trust {
-        eprintln!(
+        say!(
+            io,
             "slink: warning: the rules of {source} are used without proof (--trust-rules): \
              answers are still checked, but \"no solution\" and \"the only answer\" hold only \
              as far as those rules are sound"
@@ -54,24 +55,28 @@ pub fn vet(set: &RuleSet, source: &str, trust: bool) -> Result<(), i32> {
     let total = set.rules.len();
     let mut refused = 0;
     for (index, rule) in set.rules.iter().enumerate() {
-        let verdict = prove_rule(rule, index, total);
+        let verdict = prove_rule(io, rule, index, total);
         match &verdict {
             Verdict::Sound { .. } => {}
-            Verdict::NeverFires => eprintln!(
+            Verdict::NeverFires => say!(
+                io,
                 "slink: warning: rule `{}` ({}:{}) can never fire: no board obeying the clue and \
                  dot laws matches its premise",
-                rule.name, rule.file, rule.line
+                rule.name,
+                rule.file,
+                rule.line
             ),
             _ => {
                 refused += 1;
-                eprint!("{}", rules_check::describe(rule, &verdict));
+                io.say_raw(&rules_check::describe(rule, &verdict));
             }
         }
     }
     if refused == 0 {
         return Ok(());
     }
-    eprintln!(
+    say!(
+        io,
         "slink: refusing the rules of {source}: {refused} of its {total} rules {} not proven \
          sound (`slink rules check {source}` shows every proof; --trust-rules uses the rules \
          anyway)",
@@ -101,17 +106,19 @@ pub fn missing_deducers(set: &RuleSet) -> Vec<Deducer> {
 
 /// Warns (on standard error) about a rule directory without rule files, and about a set that
 /// leaves off deducers the built-in set uses, naming the deducers in use.
-pub fn warn_about_contents(set: &RuleSet, dir: &Path) {
+pub fn warn_about_contents(io: &mut Io, set: &RuleSet, dir: &Path) {
     let shown = dir.display();
     if set.rules.is_empty() && set.deducers.is_empty() {
         let files = crate::rules::rule_files(dir).map_or(0, |f| f.len());
         if files == 0 {
-            eprintln!(
+            say!(
+                io,
                 "slink: warning: {shown} holds no `*.rules` files: the rule set is empty and \
                  deduces nothing"
             );
         } else {
-            eprintln!(
+            say!(
+                io,
                 "slink: warning: the rule files of {shown} hold no rules and no `use` lines: \
                  the rule set deduces nothing"
             );
@@ -120,7 +127,8 @@ pub fn warn_about_contents(set: &RuleSet, dir: &Path) {
     }
     let missing = missing_deducers(set);
     if !missing.is_empty() {
-        eprintln!(
+        say!(
+            io,
             "slink: warning: the rules of {shown} use {} of the global deducers; the built-in \
              set also uses {} (a `use NAME` line switches one on)",
             deducer_list(&set.deducers),

@@ -5,8 +5,9 @@
 //! `assumes single-loop` marks), then a summary line. Unsound or never-firing rules make the
 //! exit status 1; warnings do not change it.
 
+use super::io::Io;
 use super::proof::{deducer_list, missing_deducers, prove_rule};
-use super::{EXIT_OK, EXIT_UNSOLVED, load_set, print_out};
+use super::{EXIT_OK, EXIT_UNSOLVED, load_set};
 use crate::geometry::Symmetry;
 use crate::rules::{Fact, Glyph, Rule, RuleSet};
 use crate::soundness::{Counterexample, Overlap, Verdict, overlaps};
@@ -17,11 +18,11 @@ use std::path::Path;
 const STATUS: usize = 8;
 
 /// Runs the check; returns the exit status.
-pub fn run(dir: Option<&Path>) -> i32 {
-    match load_set(dir) {
+pub fn run(io: &mut Io, dir: Option<&Path>) -> i32 {
+    match load_set(io, dir) {
         Ok(set) => {
-            let report = check_set(&set);
-            if let Err(status) = print_out(&report.text) {
+            let report = check_set(io, &set);
+            if let Err(status) = io.print(&report.text) {
                 return status;
             }
             if report.errors > 0 {
@@ -100,12 +101,12 @@ pub fn describe(rule: &Rule, verdict: &Verdict) -> String {
 }
 
 /// Proves every rule of a set and looks for overlaps; renders the whole report.
-pub fn check_set(set: &RuleSet) -> Report {
+pub fn check_set(io: &mut Io, set: &RuleSet) -> Report {
     let mut text = String::new();
     let (mut sound, mut unsound, mut never, mut undecided) = (0, 0, 0, 0);
     let mut warnings = Vec::new();
     for (index, rule) in set.rules.iter().enumerate() {
-        let verdict = prove_rule(rule, index, set.rules.len());
+        let verdict = prove_rule(io, rule, index, set.rules.len());
         text.push_str(&describe(rule, &verdict));
         match &verdict {
             Verdict::Sound { needs_single_loop } => {
@@ -300,7 +301,8 @@ mod tests {
     use super::*;
 
     fn report(text: &str) -> Report {
-        check_set(&RuleSet::from_sources(&[("t.rules", text)]).unwrap())
+        let set = RuleSet::from_sources(&[("t.rules", text)]).unwrap();
+        super::super::io::captured(|io| check_set(io, &set)).0
     }
 
     #[test]
@@ -349,7 +351,7 @@ mod tests {
             "{}",
             r.text
         );
-        let builtin = check_set(&RuleSet::builtin());
+        let builtin = super::super::io::captured(|io| check_set(io, &RuleSet::builtin())).0;
         assert!(
             builtin
                 .text

@@ -1,13 +1,13 @@
 //! `slink rules test`: run the examples of every rule and name each outcome.
 
+use super::io::Io;
 use super::{EXIT_OK, EXIT_UNSOLVED, load_set};
 use crate::examples::run_all;
-use std::io::{self, Write};
 use std::path::Path;
 
 /// Runs the examples; returns the exit status (1 when an example failed, 2 when the rules cannot be read).
-pub fn run(dir: Option<&Path>) -> i32 {
-    let set = match load_set(dir) {
+pub fn run(io: &mut Io, dir: Option<&Path>) -> i32 {
+    let set = match load_set(io, dir) {
         Ok(set) => set,
         Err(status) => return status,
     };
@@ -24,8 +24,9 @@ pub fn run(dir: Option<&Path>) -> i32 {
     }
     text.push_str(&run.summary());
     text.push('\n');
-    // A closed pipe (`slink rules test | head`) is not an error worth reporting.
-    let _ = io::stdout().lock().write_all(text.as_bytes());
+    if let Err(status) = io.print(&text) {
+        return status;
+    }
     if run.failed() > 0 {
         EXIT_UNSOLVED
     } else {

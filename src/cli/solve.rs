@@ -1,15 +1,31 @@
-//! `slink solve`: read puzzle streams, solve each puzzle, write each answer as soon as it is found.
+//! `slink solve`: read puzzle streams and URLs, solve each puzzle (on several threads with `--jobs`), and write each answer, in input order, as soon as it and every one before it are done.
+//!
+//! Three parts: the input ([`super::input::Inputs`]) numbers the puzzles; the solvers (one
+//! per thread, each with its own [`Solver`]) turn puzzles into [`Done`] results; the
+//! [`Writer`] puts results back in input order and writes them in the chosen format, with
+//! messages, grades and statistics on standard error.
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, SolveArgs, io_reason};
-use crate::puzzle::PuzzleReader;
+use super::input::{Inputs, Item, Source};
+use super::io::Io;
+use super::{ColourArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, FormatArg, SolveArgs};
+use crate::engine::Tally;
+use crate::format::json::{Grade, Record};
+use crate::format::{svg, unicode, url};
+use crate::puzzle::Puzzle;
 use crate::render::render_answer;
 use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
 use crate::stats::Stats;
-use std::io::{self, BufWriter, Read, Write};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::{self, BufWriter, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-/// Solves every puzzle of the given streams; returns the exit status.
-pub fn run(args: &SolveArgs) -> i32 {
-    let book = match args.rules.load(args.trust) {
+/// Solves every puzzle of the given sources; returns the exit status.
+pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
+    let book = match args.rules.load(io, args.trust) {
         Ok(book) => book,
         Err(status) => return status,
     };
@@ -19,85 +35,240 @@ pub fn run(args: &SolveArgs) -> i32 {
         timeout: args.timeout,
         reasons: args.stats.is_some(),
     };
-    let mut solver = Solver::with_options(book, options);
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut run = Run {
+    let solver = Solver::with_options(book, options);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let colour = match args.colour {
+        ColourArg::Always => true,
+        ColourArg::Never => false,
+        ColourArg::Auto => {
+            io.out_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let mut writer = Writer {
+        format: args.format,
+        colour,
+        crosses: args.crosses,
+        grade: args.grade,
+        // Trusted rules may be unsound: a contradiction then is one under those rules.
+        relative: args.trust.trust_rules && !args.rules.is_builtin(),
         stats: args
             .stats
             .map(|view| Stats::new(solver.book(), solver.switches(), view.into())),
-        // Trusted rules may be unsound: a contradiction then is one under those rules.
-        relative: args.trust.trust_rules && !args.rules.is_builtin(),
-        max_cells: args.input.max_cells,
-        ..Run::default()
+        unsolved: 0,
+        bad_input: false,
+        buffer: Vec::new(),
+        progress: Progress::new(io.err_terminal),
     };
-    let sources: Vec<Option<&std::path::Path>> = if args.files.is_empty() {
-        vec![None]
+    let sources = Source::of_args(&args.files);
+    writer.progress.total = total_bytes(&sources);
+    let Io {
+        stdin, out, err, ..
+    } = io;
+    let mut out = BufWriter::with_capacity(1 << 16, &mut **out);
+    let mut inputs = Inputs::new(sources, &mut **stdin, args.input.max_cells);
+    writer.progress.read = inputs.bytes_read();
+    let result = if jobs == 1 {
+        sequential(&mut inputs, solver, &mut writer, &mut out, &mut **err)
     } else {
-        args.files
-            .iter()
-            .map(|f| (f.as_os_str() != "-").then_some(f.as_path()))
-            .collect()
+        parallel(&mut inputs, solver, jobs, &mut writer, &mut out, &mut **err)
     };
-    for source in sources {
-        let result = match source {
-            None => run.stream("<stdin>", io::stdin().lock(), &mut solver, &mut out),
-            Some(path) => match open(path) {
-                Ok(file) => run.stream(&path.display().to_string(), file, &mut solver, &mut out),
-                Err(reason) => {
-                    eprintln!("slink: cannot read {}: {reason}", path.display());
-                    run.bad_input = true;
-                    Ok(())
-                }
-            },
-        };
-        if let Err(e) = result {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return run.status();
-            }
-            eprintln!("slink: cannot write the answers: {e}");
-            return EXIT_BAD_INPUT;
-        }
-    }
-    if let Err(e) = out.flush()
+    let result = result.and_then(|()| out.flush());
+    writer.progress.finish();
+    if let Err(e) = result
         && e.kind() != io::ErrorKind::BrokenPipe
     {
-        eprintln!("slink: cannot write the answers: {e}");
+        let _ = writeln!(err, "slink: cannot write the answers: {e}");
         return EXIT_BAD_INPUT;
     }
-    if let Some(stats) = &run.stats {
-        eprint!("{}", stats.report());
+    if let Some(stats) = &writer.stats {
+        let _ = err.write_all(stats.report().as_bytes());
     }
-    run.status()
+    writer.status()
 }
 
-/// Opens a puzzle file; a directory is refused here rather than failing at its first read.
-fn open(path: &std::path::Path) -> Result<std::fs::File, String> {
-    let file = std::fs::File::open(path).map_err(|e| io_reason(&e))?;
-    match file.metadata() {
-        Ok(meta) if meta.is_dir() => {
-            Err("it is a directory (give puzzle files, or - for standard input)".to_string())
+/// One input item, done: a solved puzzle, or a message.
+// Nearly every item is a solved puzzle, so boxing it would cost an allocation per puzzle
+// to shrink the rare messages.
+#[allow(clippy::large_enum_variant)]
+enum Done {
+    /// A puzzle and what solving it gave.
+    Solved {
+        number: usize,
+        source: Arc<str>,
+        puzzle: Puzzle,
+        attempt: Attempt,
+        tally: Option<Tally>,
+        time: Duration,
+    },
+    /// Input that could not be read.
+    Problem(String),
+    /// A warning.
+    Warning(String),
+}
+
+/// Solves one puzzle, counting what each rule does when statistics are on.
+fn solve(solver: &mut Solver, puzzle: &Puzzle, count: bool) -> (Attempt, Option<Tally>, Duration) {
+    let started = Instant::now();
+    if count {
+        let mut tally = Tally::new(solver.book().variants.len());
+        let attempt = solver.attempt_counting(puzzle, &mut tally);
+        (attempt, Some(tally), started.elapsed())
+    } else {
+        let attempt = solver.attempt(puzzle);
+        (attempt, None, started.elapsed())
+    }
+}
+
+/// Reads, solves and writes one puzzle at a time on this thread (answers are flushed whenever
+/// the input is about to block).
+fn sequential(
+    inputs: &mut Inputs,
+    mut solver: Solver,
+    writer: &mut Writer,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<()> {
+    let count = writer.stats.is_some();
+    while let Some(item) = inputs.next(out) {
+        let done = match item {
+            Item::Puzzle {
+                number,
+                source,
+                puzzle,
+            } => {
+                let (attempt, tally, time) = solve(&mut solver, &puzzle, count);
+                Done::Solved {
+                    number,
+                    source,
+                    puzzle,
+                    attempt,
+                    tally,
+                    time,
+                }
+            }
+            Item::Problem(message) => Done::Problem(message),
+            Item::Warning(message) => Done::Warning(message),
+        };
+        if let Some(board) = writer.emit(out, err, done)? {
+            solver.recycle(board);
         }
-        _ => Ok(file),
     }
+    Ok(())
 }
 
-/// What happened so far over all streams.
-#[derive(Default)]
-struct Run {
-    /// The rules are trusted without proof: "no solution" is relative to them.
+/// A puzzle on its way to a solver thread: its place in the output order, then the item.
+type Job = (usize, usize, Arc<str>, Puzzle);
+
+/// Reads on one thread, solves on `jobs` threads, writes in input order on this one. At most a
+/// few puzzles per thread are in flight, so memory stays bounded on endless streams.
+fn parallel(
+    inputs: &mut Inputs,
+    solver: Solver,
+    jobs: usize,
+    writer: &mut Writer,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<()> {
+    let count = writer.stats.is_some();
+    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(4 * jobs);
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Option<Done>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let mut solver = Solver::with_options(solver.book().clone(), solver.options());
+            let (job_rx, done_tx) = (&job_rx, done_tx.clone());
+            scope.spawn(move || {
+                loop {
+                    let job = job_rx.lock().expect("no solver panics").recv();
+                    let Ok((seq, number, source, puzzle)) = job else {
+                        break;
+                    };
+                    let (attempt, tally, time) = solve(&mut solver, &puzzle, count);
+                    let done = Done::Solved {
+                        number,
+                        source,
+                        puzzle,
+                        attempt,
+                        tally,
+                        time,
+                    };
+                    if done_tx.send((seq, Some(done))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        // The reader: puzzles go to the solvers, messages straight to the writer.
+        let reader_done = done_tx.clone();
+        scope.spawn(move || {
+            let mut seq = 0;
+            let mut nothing = io::sink();
+            while let Some(item) = inputs.next(&mut nothing) {
+                let sent = match item {
+                    Item::Puzzle {
+                        number,
+                        source,
+                        puzzle,
+                    } => job_tx.send((seq, number, source, puzzle)).is_ok(),
+                    Item::Problem(m) => reader_done.send((seq, Some(Done::Problem(m)))).is_ok(),
+                    Item::Warning(m) => reader_done.send((seq, Some(Done::Warning(m)))).is_ok(),
+                };
+                if !sent {
+                    return;
+                }
+                seq += 1;
+            }
+            let _ = reader_done.send((seq, None));
+        });
+        drop(done_tx);
+        // The writer: results back in input order.
+        let mut waiting: BTreeMap<usize, Option<Done>> = BTreeMap::new();
+        let mut next = 0;
+        loop {
+            let received = match done_rx.try_recv() {
+                Ok(r) => Some(r),
+                Err(mpsc::TryRecvError::Empty) => {
+                    // Nothing ready: show what is written so far before waiting.
+                    out.flush()?;
+                    done_rx.recv().ok()
+                }
+                Err(mpsc::TryRecvError::Disconnected) => None,
+            };
+            let Some((seq, done)) = received else {
+                return Ok(());
+            };
+            waiting.insert(seq, done);
+            while let Some(done) = waiting.remove(&next) {
+                match done {
+                    None => return Ok(()),
+                    Some(done) => {
+                        writer.emit(out, err, done)?;
+                    }
+                }
+                next += 1;
+            }
+        }
+    })
+}
+
+/// Writes results in the chosen format and keeps the counts that make the exit status.
+struct Writer {
+    format: FormatArg,
+    colour: bool,
+    crosses: bool,
+    grade: bool,
     relative: bool,
-    /// Largest puzzle accepted, in cells.
-    max_cells: usize,
-    number: usize,
+    stats: Option<Stats>,
     unsolved: usize,
     bad_input: bool,
     buffer: Vec<u8>,
-    /// Statistics, when `--stats` asked for them.
-    stats: Option<Stats>,
+    progress: Progress,
 }
 
-impl Run {
+impl Writer {
     fn status(&self) -> i32 {
         if self.bad_input {
             EXIT_BAD_INPUT
@@ -108,81 +279,220 @@ impl Run {
         }
     }
 
-    fn stream<R: Read, W: Write>(
+    /// Writes one result; hands back the board of a solved puzzle for reuse.
+    fn emit(
         &mut self,
-        name: &str,
-        input: R,
-        solver: &mut Solver,
-        out: &mut W,
-    ) -> io::Result<()> {
-        let mut reader = PuzzleReader::new(name, input).with_max_cells(self.max_cells);
-        while let Some(item) = reader.next_puzzle(out) {
-            // Lines in error that are no puzzle (an extra row) take no number.
-            if item.as_ref().map_or_else(|e| e.is_puzzle, |_| true) {
-                self.number += 1;
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+        done: Done,
+    ) -> io::Result<Option<crate::board::Board>> {
+        match done {
+            Done::Problem(message) => {
+                self.bad_input = true;
+                self.progress.say(err, &message);
+                Ok(None)
             }
-            let k = self.number;
-            let puzzle = match item {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("slink: {e}");
-                    self.bad_input = true;
-                    if e.recoverable {
-                        continue;
-                    }
-                    break;
+            Done::Warning(message) => {
+                self.progress.say(err, &message);
+                Ok(None)
+            }
+            Done::Solved {
+                number,
+                source,
+                puzzle,
+                attempt,
+                tally,
+                time,
+            } => {
+                if let Some(stats) = self.stats.as_mut() {
+                    let tally = tally.unwrap_or_default();
+                    stats.record(number, &attempt, time, &tally);
                 }
-            };
-            let Attempt { board, outcome, .. } = match self.stats.as_mut() {
-                None => solver.attempt(&puzzle),
-                Some(stats) => stats.solve(solver, k, &puzzle),
-            };
-            if outcome.has_answer() {
-                self.buffer.clear();
-                render_answer(
-                    &mut self.buffer,
-                    k,
-                    board.rows(),
-                    board.cols(),
-                    |r, c| board.clue(r, c),
-                    |r, c| board.h_line(r, c),
-                    |r, c| board.v_line(r, c),
-                );
-                out.write_all(&self.buffer)?;
+                self.write(out, err, number, &source, &puzzle, attempt, time)
             }
-            if outcome != Outcome::Solved {
-                self.unsolved += 1;
-                let size = format!("{}x{}", board.rows(), board.cols());
-                let what = match outcome {
-                    Outcome::Solved => unreachable!("handled above"),
-                    Outcome::Several => {
-                        "several solutions: the answer printed is the first one found".to_string()
-                    }
-                    Outcome::Stuck { unknown } => format!(
-                        "stuck: deduction ran out with {unknown} of {} edges unknown",
-                        board.edge_count()
-                    ),
-                    Outcome::Contradiction(c) if self.relative => format!(
-                        "contradiction under the rules, which are trusted without proof \
-                         (--trust-rules): {c}; the puzzle itself may have a solution"
-                    ),
-                    Outcome::Contradiction(c) => format!("no solution: {c}"),
-                    Outcome::Limit { limit, found } => format!(
-                        "limit: {limit}; {}",
-                        if found {
-                            "the answer printed was found by search but is not proven the only one"
-                        } else {
-                            "no answer found"
-                        }
-                    ),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &mut self,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+        number: usize,
+        source: &str,
+        puzzle: &Puzzle,
+        attempt: Attempt,
+        time: Duration,
+    ) -> io::Result<Option<crate::board::Board>> {
+        let Attempt {
+            board,
+            outcome,
+            report,
+        } = attempt;
+        let message = self.message(&outcome, &board);
+        self.buffer.clear();
+        match self.format {
+            FormatArg::Ascii if outcome.has_answer() => {
+                render_answer(&mut self.buffer, number, &board);
+            }
+            FormatArg::Unicode if outcome.has_answer() => {
+                let mut text = String::new();
+                unicode::render(&mut text, number, &board, self.colour);
+                self.buffer.extend_from_slice(text.as_bytes());
+            }
+            FormatArg::Svg if outcome.has_answer() => {
+                let options = svg::SvgOptions {
+                    crosses: self.crosses,
                 };
-                eprintln!("slink: puzzle {k} ({name}, {size}): {what}");
+                self.buffer
+                    .extend_from_slice(svg::render(&board, options).as_bytes());
             }
-            solver.recycle(board);
+            FormatArg::Json => {
+                let record = Record::new(
+                    number,
+                    source,
+                    &board,
+                    &outcome,
+                    &report,
+                    time.as_secs_f64() * 1e3,
+                    message.clone(),
+                );
+                self.buffer.extend_from_slice(record.line().as_bytes());
+            }
+            FormatArg::Url => {
+                self.buffer
+                    .extend_from_slice(url::encode(puzzle).as_bytes());
+                self.buffer.push(b'\n');
+            }
+            _ => {}
         }
-        if reader.missing_end_marker() {
-            eprintln!("slink: warning: {name} ends without the `0 0` end marker");
+        out.write_all(&self.buffer)?;
+        let size = format!("{}x{}", board.rows(), board.cols());
+        if let Some(what) = message {
+            self.unsolved += 1;
+            self.progress.say(
+                err,
+                &format!("slink: puzzle {number} ({source}, {size}): {what}"),
+            );
         }
-        Ok(())
+        if self.grade {
+            let grade = Grade::of(&report).summary();
+            self.progress.say(
+                err,
+                &format!("slink: puzzle {number} ({source}, {size}): grade: {grade}"),
+            );
+        }
+        self.progress.tick();
+        Ok(Some(board))
+    }
+
+    /// What to say on standard error about a puzzle that was not solved with one answer.
+    fn message(&self, outcome: &Outcome, board: &crate::board::Board) -> Option<String> {
+        Some(match outcome {
+            Outcome::Solved => return None,
+            Outcome::Several => {
+                "several solutions: the answer printed is the first one found".to_string()
+            }
+            Outcome::Stuck { unknown } => format!(
+                "stuck: deduction ran out with {unknown} of {} edges unknown",
+                board.edge_count()
+            ),
+            Outcome::Contradiction(c) if self.relative => format!(
+                "contradiction under the rules, which are trusted without proof \
+                 (--trust-rules): {c}; the puzzle itself may have a solution"
+            ),
+            Outcome::Contradiction(c) => format!("no solution: {c}"),
+            Outcome::Limit { limit, found } => format!(
+                "limit: {limit}; {}",
+                if *found {
+                    "the answer printed was found by search but is not proven the only one"
+                } else {
+                    "no answer found"
+                }
+            ),
+        })
+    }
+}
+
+/// The total size of the sources when they are all files (for the time left).
+fn total_bytes(sources: &[Source]) -> Option<u64> {
+    sources
+        .iter()
+        .map(|s| match s {
+            Source::File(path) => std::fs::metadata(path).ok().map(|m| m.len()),
+            Source::Url(text) => Some(text.len() as u64),
+            Source::Stdin => None,
+        })
+        .sum()
+}
+
+/// A progress bar on standard error, shown only on a terminal and only once the work has
+/// taken more than a second: puzzles done, the rate, and (when the input is files) how much
+/// of the input is read and the time left.
+struct Progress {
+    terminal: bool,
+    started: Instant,
+    done: u64,
+    /// Total input bytes, when known.
+    total: Option<u64>,
+    /// Input bytes read so far.
+    read: Arc<AtomicU64>,
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    fn new(terminal: bool) -> Progress {
+        Progress {
+            terminal,
+            started: Instant::now(),
+            done: 0,
+            total: None,
+            read: Arc::default(),
+            bar: None,
+        }
+    }
+
+    /// Counts a puzzle done; shows the bar once a second has passed.
+    fn tick(&mut self) {
+        self.done += 1;
+        if !self.terminal {
+            return;
+        }
+        let elapsed = self.started.elapsed();
+        if self.bar.is_none() && elapsed > Duration::from_secs(1) {
+            let bar = ProgressBar::with_draw_target(self.total, ProgressDrawTarget::stderr());
+            let template = if self.total.is_some() {
+                "{spinner} {msg} [{bar:30}] {percent}% read, {elapsed} elapsed, {eta} left"
+            } else {
+                "{spinner} {msg}, {elapsed} elapsed"
+            };
+            let style = ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| ProgressStyle::default_spinner());
+            bar.set_style(style);
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            let rate = self.done as f64 / elapsed.as_secs_f64().max(1e-9);
+            bar.set_message(format!("{} puzzles solved, {rate:.0}/s", self.done));
+            bar.set_position(self.read.load(Ordering::Relaxed));
+        }
+    }
+
+    /// Writes a message line, keeping the bar below it.
+    fn say(&self, err: &mut dyn Write, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| {
+                let _ = writeln!(err, "{line}");
+            }),
+            None => {
+                let _ = writeln!(err, "{line}");
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
     }
 }

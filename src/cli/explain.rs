@@ -1,0 +1,220 @@
+//! `slink explain`: each puzzle's solution as numbered steps (rule and `file:line`, symmetry, place, edges decided; loop closure, colouring, probing and guesses named), the board drawn every N steps and where it got stuck, or one HTML page per puzzle to step through.
+
+use super::input::{Inputs, Item, Source};
+use super::io::{Io, say};
+use super::{
+    DeductionArgs, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, InputArgs, RulesArg, TrustArg,
+    parse_seconds,
+};
+use crate::compile::RuleBook;
+use crate::explain::{html, replay, steps};
+use crate::format::json::outcome_word;
+use crate::format::picture;
+use crate::solve::{Outcome, SolveOptions, Solver};
+use crate::view::Picture;
+use clap::Args;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Options of `slink explain`.
+#[derive(Args, Debug, Clone)]
+pub struct ExplainArgs {
+    /// Puzzle stream files, files of URLs, or URLs; standard input when none is given.
+    #[arg(value_name = "FILE|URL")]
+    files: Vec<PathBuf>,
+    /// Draw the board (lines, crosses, unknown edges) after every N steps.
+    #[arg(long, value_name = "N")]
+    every: Option<usize>,
+    /// Write an HTML page to step through instead of text: OUT for the first puzzle, OUT
+    /// with `-2`, `-3`, ... before its extension for the next ones.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
+    #[command(flatten)]
+    rules: RulesArg,
+    #[command(flatten)]
+    trust: TrustArg,
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    deduction: DeductionArgs,
+    /// Give up on a puzzle after N search nodes.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+    /// Give up on a puzzle after SECS seconds.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+}
+
+/// Explains every puzzle of the sources; returns the exit status.
+pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
+    let book = match args.rules.load(io, args.trust) {
+        Ok(book) => book,
+        Err(status) => return status,
+    };
+    if args.every == Some(0) {
+        say!(
+            io,
+            "slink explain: --every takes a number of steps, at least 1"
+        );
+        return EXIT_BAD_INPUT;
+    }
+    let options = SolveOptions {
+        switches: args.deduction.switches(),
+        max_nodes: args.max_nodes,
+        timeout: args.timeout,
+        reasons: true,
+    };
+    let mut solver = Solver::with_options(book, options);
+    let sources = Source::of_args(&args.files);
+    let Io {
+        stdin, out, err, ..
+    } = io;
+    let mut inputs = Inputs::new(sources, &mut **stdin, args.input.max_cells);
+    let (mut bad, mut unsolved) = (false, false);
+    let mut text = String::new();
+    while let Some(item) = inputs.next(&mut **out) {
+        let (number, source, puzzle) = match item {
+            Item::Puzzle {
+                number,
+                source,
+                puzzle,
+            } => (number, source, puzzle),
+            Item::Problem(message) => {
+                bad = true;
+                let _ = writeln!(err, "{message}");
+                continue;
+            }
+            Item::Warning(message) => {
+                let _ = writeln!(err, "{message}");
+                continue;
+            }
+        };
+        let attempt = solver.attempt(&puzzle);
+        unsolved |= attempt.outcome != Outcome::Solved;
+        let outcome = describe_outcome(&attempt.outcome);
+        let headline = format!(
+            "puzzle {number} ({source}, {}x{}): {outcome}",
+            puzzle.rows, puzzle.cols
+        );
+        if let Some(base) = &args.html {
+            let path = numbered(base, number);
+            let page = html::render(
+                &headline,
+                &outcome,
+                &Picture::blank(&puzzle),
+                &attempt.board,
+                solver.book(),
+            );
+            match std::fs::write(&path, page) {
+                Ok(()) => {
+                    let _ = writeln!(err, "slink: wrote {}", path.display());
+                }
+                Err(e) => {
+                    let _ = writeln!(
+                        err,
+                        "slink: cannot write {}: {}",
+                        path.display(),
+                        super::io_reason(&e)
+                    );
+                    return EXIT_BAD_INPUT;
+                }
+            }
+            continue;
+        }
+        text.clear();
+        explain_text(
+            &mut text,
+            &headline,
+            &puzzle,
+            &attempt,
+            solver.book(),
+            args.every,
+        );
+        if let Err(e) = out.write_all(text.as_bytes()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return EXIT_OK;
+            }
+            let _ = writeln!(err, "slink: cannot write the explanation: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    }
+    let _ = out.flush();
+    if bad {
+        EXIT_BAD_INPUT
+    } else if unsolved {
+        EXIT_UNSOLVED
+    } else {
+        EXIT_OK
+    }
+}
+
+/// `solved, the only answer`, `stuck`, ...
+fn describe_outcome(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Solved => "solved, the only answer".to_string(),
+        Outcome::Several => "several solutions; the first found is explained".to_string(),
+        Outcome::Stuck { unknown } => format!("stuck with {unknown} edges unknown"),
+        Outcome::Contradiction(c) => format!("no solution: {c}"),
+        Outcome::Limit { limit, .. } => format!("{}: {limit}", outcome_word(outcome)),
+    }
+}
+
+/// The file for puzzle `number`: `base` for the first, `name-K.ext` for the others.
+fn numbered(base: &Path, number: usize) -> PathBuf {
+    if number == 1 {
+        return base.to_path_buf();
+    }
+    let stem = base
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = match base.extension() {
+        Some(ext) => format!("{stem}-{number}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{number}"),
+    };
+    base.with_file_name(name)
+}
+
+/// The text explanation of one puzzle.
+fn explain_text(
+    text: &mut String,
+    headline: &str,
+    puzzle: &crate::puzzle::Puzzle,
+    attempt: &crate::solve::Attempt,
+    book: &RuleBook,
+    every: Option<usize>,
+) {
+    let steps = steps(&attempt.board);
+    let start = Picture::blank(puzzle);
+    writeln!(text, "{headline}, in {} steps", steps.len()).unwrap();
+    writeln!(
+        text,
+        "(h(r,c) is the edge right of dot (r,c), v(r,c) the edge below it; dots and cells count from 0)"
+    )
+    .unwrap();
+    for (k, step) in steps.iter().enumerate() {
+        writeln!(
+            text,
+            "{:>5}. {}: {}",
+            k + 1,
+            step.title(book),
+            step.edges_text()
+        )
+        .unwrap();
+        if let Some(n) = every
+            && (k + 1) % n == 0
+            && k + 1 < steps.len()
+        {
+            writeln!(text, "       after step {}:", k + 1).unwrap();
+            text.push_str(&picture::draw(&replay(&start, &steps, k + 1), 7));
+        }
+    }
+    let last = Picture::of(&attempt.board);
+    match attempt.outcome {
+        Outcome::Solved | Outcome::Several | Outcome::Limit { found: true, .. } => {
+            writeln!(text, "       the answer:").unwrap();
+        }
+        _ => writeln!(text, "       where it ends (x: cross, blank: unknown):").unwrap(),
+    }
+    text.push_str(&picture::draw(&last, 7));
+}

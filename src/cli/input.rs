@@ -1,0 +1,282 @@
+//! Puzzle input for the commands that read puzzles: puzzle streams (files, or `-` for standard input), puzz.link URLs given as arguments, and files of URLs (one per line), read one item at a time and numbered in order.
+//!
+//! A stream whose first non-blank line looks like a URL is read as a file of URLs; anything
+//! else goes to the streaming puzzle reader.
+
+use crate::format::url;
+use crate::puzzle::{Puzzle, PuzzleReader};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Cursor, Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Where puzzles come from, as given on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input (no argument, or `-`).
+    Stdin,
+    /// A file.
+    File(PathBuf),
+    /// A puzzle URL given as an argument.
+    Url(String),
+}
+
+impl Source {
+    /// The sources of command-line arguments: none means standard input.
+    pub fn of_args(args: &[PathBuf]) -> Vec<Source> {
+        if args.is_empty() {
+            return vec![Source::Stdin];
+        }
+        args.iter()
+            .map(|a| match a.to_str() {
+                Some("-") => Source::Stdin,
+                Some(text) if url::looks_like_url(text) => Source::Url(text.to_string()),
+                _ => Source::File(a.clone()),
+            })
+            .collect()
+    }
+}
+
+/// One item of input, in order.
+#[derive(Debug)]
+pub enum Item {
+    /// A puzzle, with its number in the run (1, 2, ...) and where it came from.
+    Puzzle {
+        /// Its number.
+        number: usize,
+        /// The name of its source.
+        source: Arc<str>,
+        /// The puzzle.
+        puzzle: Puzzle,
+    },
+    /// Input that could not be read (reported on standard error; the exit status becomes 2).
+    Problem(String),
+    /// Something worth a warning (a stream without its end marker).
+    Warning(String),
+}
+
+/// What is being read now.
+enum Current<'a> {
+    Stream {
+        name: Arc<str>,
+        reader: Box<PuzzleReader<Box<dyn Read + Send + 'a>>>,
+    },
+    Urls {
+        name: Arc<str>,
+        lines: Box<dyn BufRead + Send + 'a>,
+        line: usize,
+    },
+}
+
+/// The puzzles of a list of sources, one item at a time.
+pub struct Inputs<'a> {
+    sources: VecDeque<Source>,
+    stdin: Option<&'a mut (dyn Read + Send)>,
+    current: Option<Current<'a>>,
+    number: usize,
+    max_cells: usize,
+    /// Bytes read from the sources so far (for progress).
+    read: Arc<AtomicU64>,
+}
+
+/// A reader that counts the bytes it hands out.
+struct Counting<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<'a> Inputs<'a> {
+    /// Reads `sources` in order; standard input is `stdin` (read once, at its first use).
+    pub fn new(sources: Vec<Source>, stdin: &'a mut (dyn Read + Send), max_cells: usize) -> Self {
+        Inputs {
+            sources: sources.into(),
+            stdin: Some(stdin),
+            current: None,
+            number: 0,
+            max_cells,
+            read: Arc::default(),
+        }
+    }
+
+    /// The count of bytes read from the sources so far, shared.
+    pub fn bytes_read(&self) -> Arc<AtomicU64> {
+        self.read.clone()
+    }
+
+    /// The next item; `before_read` is flushed before any read that may block.
+    pub fn next(&mut self, before_read: &mut dyn Write) -> Option<Item> {
+        loop {
+            if self.current.is_none() {
+                let source = self.sources.pop_front()?;
+                match self.open(source, before_read) {
+                    Ok(Some(current)) => self.current = Some(current),
+                    Ok(None) => continue,
+                    Err(problem) => return Some(problem),
+                }
+            }
+            match self.current.as_mut().expect("opened above") {
+                Current::Stream { name, reader } => match reader.next_puzzle(before_read) {
+                    Some(Ok(puzzle)) => {
+                        self.number += 1;
+                        return Some(Item::Puzzle {
+                            number: self.number,
+                            source: name.clone(),
+                            puzzle,
+                        });
+                    }
+                    Some(Err(e)) => {
+                        if e.is_puzzle {
+                            self.number += 1;
+                        }
+                        if !e.recoverable {
+                            self.current = None;
+                        }
+                        return Some(Item::Problem(format!("slink: {e}")));
+                    }
+                    None => {
+                        let missing = reader.missing_end_marker();
+                        let name = name.clone();
+                        self.current = None;
+                        if missing {
+                            return Some(Item::Warning(format!(
+                                "slink: warning: {name} ends without the `0 0` end marker"
+                            )));
+                        }
+                    }
+                },
+                Current::Urls { name, lines, line } => {
+                    let _ = before_read.flush();
+                    let mut text = String::new();
+                    match lines.read_line(&mut text) {
+                        Ok(0) => self.current = None,
+                        Ok(_) => {
+                            *line += 1;
+                            let t = text.trim();
+                            if t.is_empty() || t.starts_with('#') {
+                                continue;
+                            }
+                            self.number += 1;
+                            match url::decode(t) {
+                                Ok(puzzle) => {
+                                    return Some(Item::Puzzle {
+                                        number: self.number,
+                                        source: name.clone(),
+                                        puzzle,
+                                    });
+                                }
+                                Err(e) => {
+                                    return Some(Item::Problem(format!(
+                                        "slink: {name}:{line}: {e}"
+                                    )));
+                                }
+                            }
+                        }
+                        Err(e) => {
+                            let name = name.clone();
+                            self.current = None;
+                            return Some(Item::Problem(format!(
+                                "slink: cannot read {name}: {}",
+                                super::io_reason(&e)
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Opens a source: a URL argument reads as a file of one URL; a stream is sniffed for URLs.
+    fn open(
+        &mut self,
+        source: Source,
+        before_read: &mut dyn Write,
+    ) -> Result<Option<Current<'a>>, Item> {
+        let (name, input): (Arc<str>, Box<dyn Read + Send + 'a>) = match source {
+            Source::Url(text) => {
+                // A URL argument: one puzzle, as a stream of URLs holding just it.
+                let name: Arc<str> = Arc::from("<url>");
+                let lines: Box<dyn BufRead + Send + 'a> = Box::new(Cursor::new(text.into_bytes()));
+                return Ok(Some(Current::Urls {
+                    name,
+                    lines,
+                    line: 0,
+                }));
+            }
+            Source::Stdin => match self.stdin.take() {
+                Some(stdin) => (Arc::from("<stdin>"), Box::new(stdin)),
+                None => return Ok(None),
+            },
+            Source::File(path) => {
+                let name: Arc<str> = Arc::from(path.display().to_string());
+                match open_file(&path) {
+                    Ok(file) => (name, Box::new(file)),
+                    Err(reason) => {
+                        return Err(Item::Problem(format!(
+                            "slink: cannot read {name}: {reason}"
+                        )));
+                    }
+                }
+            }
+        };
+        // Sniff the first non-blank line: a URL makes this a file of URLs.
+        let _ = before_read.flush();
+        let input = Counting {
+            inner: input,
+            read: self.read.clone(),
+        };
+        let mut buffered = BufReader::new(input);
+        let mut head = Vec::new();
+        loop {
+            let start = head.len();
+            match buffered.read_until(b'\n', &mut head) {
+                Ok(0) => break,
+                Ok(_) => {
+                    if !head[start..].iter().all(u8::is_ascii_whitespace) {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    return Err(Item::Problem(format!(
+                        "slink: cannot read {name}: {}",
+                        super::io_reason(&e)
+                    )));
+                }
+            }
+        }
+        let first = String::from_utf8_lossy(&head);
+        if url::looks_like_url(first.lines().last().unwrap_or("")) {
+            let lines: Box<dyn BufRead + Send + 'a> =
+                Box::new(BufReader::new(Cursor::new(head).chain(buffered)));
+            Ok(Some(Current::Urls {
+                name,
+                lines,
+                line: 0,
+            }))
+        } else {
+            let input: Box<dyn Read + Send + 'a> = Box::new(Cursor::new(head).chain(buffered));
+            let reader =
+                Box::new(PuzzleReader::new(name.to_string(), input).with_max_cells(self.max_cells));
+            Ok(Some(Current::Stream { name, reader }))
+        }
+    }
+}
+
+/// Opens a puzzle file; a directory is refused here rather than failing at its first read.
+fn open_file(path: &std::path::Path) -> Result<std::fs::File, String> {
+    let file = std::fs::File::open(path).map_err(|e| super::io_reason(&e))?;
+    match file.metadata() {
+        Ok(meta) if meta.is_dir() => {
+            Err("it is a directory (give puzzle files, or - for standard input)".to_string())
+        }
+        _ => Ok(file),
+    }
+}
