@@ -227,7 +227,7 @@ impl<'a> Inputs<'a> {
                 }
             }
         };
-        // Sniff the first non-blank line: a URL makes this a file of URLs.
+        // Sniff the first line that is neither blank nor a comment: a URL makes this a file of URLs.
         let _ = before_read.flush();
         let input = Counting {
             inner: input,
@@ -240,7 +240,9 @@ impl<'a> Inputs<'a> {
             match buffered.read_until(b'\n', &mut head) {
                 Ok(0) => break,
                 Ok(_) => {
-                    if !head[start..].iter().all(u8::is_ascii_whitespace) {
+                    // Blank lines and `#` comments (allowed in files of URLs) are skipped.
+                    let line = head[start..].trim_ascii();
+                    if !line.is_empty() && !line.starts_with(b"#") {
                         break;
                     }
                 }

@@ -162,8 +162,13 @@ fn sequential(
 /// A puzzle on its way to a solver thread: its place in the output order, then the item.
 type Job = (usize, usize, Arc<str>, Puzzle);
 
-/// Reads on one thread, solves on `jobs` threads, writes in input order on this one. At most a
-/// few puzzles per thread are in flight, so memory stays bounded on endless streams.
+/// Puzzles per solver thread that may be read but not yet written: the reader waits for the
+/// writer beyond that, so memory stays bounded on an endless stream even when one slow
+/// puzzle holds back the answers after it.
+const IN_FLIGHT_PER_JOB: usize = 16;
+
+/// Reads on one thread, solves on `jobs` threads, writes in input order on this one. At most
+/// [`IN_FLIGHT_PER_JOB`] items per thread are between reader and writer.
 fn parallel(
     inputs: &mut Inputs,
     solver: Solver,
@@ -174,12 +179,23 @@ fn parallel(
 ) -> io::Result<()> {
     let count = writer.stats.is_some();
     let (job_tx, job_rx) = mpsc::sync_channel::<Job>(4 * jobs);
-    let job_rx = Mutex::new(job_rx);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    // One token per item that may be in flight: the reader takes one per item, the writer
+    // gives it back once the item is written.
+    let window = IN_FLIGHT_PER_JOB * jobs;
+    let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
+    for _ in 0..window {
+        token_tx.send(()).expect("the receiver is alive");
+    }
     let (done_tx, done_rx) = mpsc::channel::<(usize, Option<Done>)>();
+    // Every channel end is owned by exactly one thread (or shared through an Arc by the
+    // solvers), so when the writer stops early (a closed output) its ends drop, the solvers'
+    // sends fail, the job queue's last receiver drops, and the reader's sends fail in turn:
+    // every thread ends.
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let mut solver = Solver::with_options(solver.book().clone(), solver.options());
-            let (job_rx, done_tx) = (&job_rx, done_tx.clone());
+            let (job_rx, done_tx) = (Arc::clone(&job_rx), done_tx.clone());
             scope.spawn(move || {
                 loop {
                     let job = job_rx.lock().expect("no solver panics").recv();
@@ -201,12 +217,16 @@ fn parallel(
                 }
             });
         }
+        drop(job_rx);
         // The reader: puzzles go to the solvers, messages straight to the writer.
-        let reader_done = done_tx.clone();
+        let reader_done = done_tx;
         scope.spawn(move || {
             let mut seq = 0;
             let mut nothing = io::sink();
             while let Some(item) = inputs.next(&mut nothing) {
+                if token_rx.recv().is_err() {
+                    return;
+                }
                 let sent = match item {
                     Item::Puzzle {
                         number,
@@ -223,35 +243,45 @@ fn parallel(
             }
             let _ = reader_done.send((seq, None));
         });
-        drop(done_tx);
-        // The writer: results back in input order.
-        let mut waiting: BTreeMap<usize, Option<Done>> = BTreeMap::new();
-        let mut next = 0;
-        loop {
-            let received = match done_rx.try_recv() {
-                Ok(r) => Some(r),
-                Err(mpsc::TryRecvError::Empty) => {
-                    // Nothing ready: show what is written so far before waiting.
-                    out.flush()?;
-                    done_rx.recv().ok()
-                }
-                Err(mpsc::TryRecvError::Disconnected) => None,
-            };
-            let Some((seq, done)) = received else {
+        write_in_order(done_rx, token_tx, writer, out, err)
+    })
+}
+
+/// The writer of [`parallel`]: results back in input order, a token back to the reader per
+/// item written. Returns when the reader's end mark is written or output fails.
+fn write_in_order(
+    done_rx: mpsc::Receiver<(usize, Option<Done>)>,
+    token_tx: mpsc::SyncSender<()>,
+    writer: &mut Writer,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<()> {
+    let mut waiting: BTreeMap<usize, Option<Done>> = BTreeMap::new();
+    let mut next = 0;
+    loop {
+        let received = match done_rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(mpsc::TryRecvError::Empty) => {
+                // Nothing ready: show what is written so far before waiting.
+                out.flush()?;
+                done_rx.recv().ok()
+            }
+            Err(mpsc::TryRecvError::Disconnected) => None,
+        };
+        let Some((seq, done)) = received else {
+            return Ok(());
+        };
+        waiting.insert(seq, done);
+        while let Some(done) = waiting.remove(&next) {
+            let Some(done) = done else {
                 return Ok(());
             };
-            waiting.insert(seq, done);
-            while let Some(done) = waiting.remove(&next) {
-                match done {
-                    None => return Ok(()),
-                    Some(done) => {
-                        writer.emit(out, err, done)?;
-                    }
-                }
-                next += 1;
-            }
+            writer.emit(out, err, done)?;
+            // The reader may be gone already; then nobody needs the token.
+            let _ = token_tx.send(());
+            next += 1;
         }
-    })
+    }
 }
 
 /// Writes results in the chosen format and keeps the counts that make the exit status.

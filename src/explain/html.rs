@@ -2,7 +2,8 @@
 //!
 //! No network and no other file: the data is JSON inside the page, the drawing is built by
 //! a small script. Keys: Left and Right step, Home and End jump; opening the page as
-//! `...#end` jumps to the last step (as End would). Every edge of the drawing is an SVG
+//! `...#end` jumps to the last step (as End would), `...#step` steps to it with Right, one
+//! step at a time. Every edge of the drawing is an SVG
 //! `line` with `data-edge="h R C"` (or `v R C`) and the class `edge line`, `edge cross` or
 //! `edge unknown`, so that what is drawn can be read back from the page.
 
@@ -208,6 +209,9 @@ pre { background: #f6f6f6; padding: 0.5em; display: inline-block; margin-right: 
   show(0);
   if (location.hash === '#end') {
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'End' }));
+  } else if (location.hash === '#step') {
+    for (var i = 0; i < data.steps.length; i++)
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
   }
 })();
 </script>

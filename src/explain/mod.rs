@@ -10,7 +10,7 @@ pub mod html;
 use crate::board::{Board, CROSS, LINE, Reason, contradiction::describe_point};
 use crate::compile::RuleBook;
 use crate::geometry::Symmetry;
-use crate::rules::draw::draw;
+use crate::rules::draw::{draw, draw_framed};
 use crate::view::{Edge, Picture};
 use std::fmt::Write as _;
 
@@ -176,7 +176,11 @@ impl Step {
         let v = &book.variants[variant];
         let mut then = v.premise.clone();
         then.extend(v.conclusion.iter().copied());
-        Some((draw(&v.dots, &v.premise, 0), draw(&v.dots, &then, 0)))
+        let frame: Vec<_> = v.conclusion.iter().map(|f| f.at).collect();
+        Some((
+            draw_framed(&v.dots, &v.premise, &frame, 0),
+            draw(&v.dots, &then, 0),
+        ))
     }
 
     /// The symmetry a rule step used.

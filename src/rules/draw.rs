@@ -8,7 +8,17 @@ use crate::geometry::{Pos, bounds};
 /// The picture spans every dot and fact given; rows and columns are placed so that the
 /// smallest dot row and column come first. Trailing spaces are trimmed.
 pub fn draw(dots: &[Pos], facts: &[Fact], indent: usize) -> String {
-    let points = dots.iter().copied().chain(facts.iter().map(|f| f.at));
+    draw_framed(dots, facts, &[], indent)
+}
+
+/// Draws like [`draw`], in a frame that also spans the places of `frame` (so that two
+/// pictures of one rule, such as its `when` and `then`, line up).
+pub fn draw_framed(dots: &[Pos], facts: &[Fact], frame: &[Pos], indent: usize) -> String {
+    let points = dots
+        .iter()
+        .copied()
+        .chain(facts.iter().map(|f| f.at))
+        .chain(frame.iter().copied());
     let Some((lo, hi)) = bounds(points) else {
         return String::new();
     };

@@ -1,6 +1,8 @@
 //! Helpers shared by the end-to-end tests: run the built `slink` binary and collect what it did.
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod answers;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
