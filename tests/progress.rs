@@ -11,7 +11,10 @@ use common::{BIN, data, slink};
 /// A stream of `copies` copies of the Slink corpus (about 30 ms of solving each).
 fn big_stream(copies: usize) -> String {
     let corpus = std::fs::read_to_string(data("puzzles-slink.in")).unwrap();
-    let body = corpus.trim_end().strip_suffix("0 0").expect("the corpus ends with 0 0");
+    let body = corpus
+        .trim_end()
+        .strip_suffix("0 0")
+        .expect("the corpus ends with 0 0");
     let mut text = body.repeat(copies);
     text.push_str("0 0\n");
     text

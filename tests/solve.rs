@@ -840,6 +840,13 @@ fn slitherlink_puzzles_are_solved_correctly_or_reported() {
 
 #[test]
 fn an_answer_is_written_before_the_input_ends() {
+    for jobs in ["1", "2"] {
+        answer_written_before_the_input_ends(jobs);
+    }
+}
+
+/// With `--jobs JOBS`: the first answer arrives while the input is still open.
+fn answer_written_before_the_input_ends(jobs: &str) {
     let input = read_text("sample.in");
     let spans = puzzle_spans(&input);
     let first = &input[..spans[0].1 + 1]; // puzzle 1 with its last newline
@@ -847,6 +854,7 @@ fn an_answer_is_written_before_the_input_ends() {
     let first_answer_lines = 1 + 2 * 8 + 5;
 
     let mut child = Command::new(BIN)
+        .args(["--jobs", jobs])
         .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -877,7 +885,7 @@ fn an_answer_is_written_before_the_input_ends() {
                     mpsc::RecvTimeoutError::Timeout => "no complete first answer within 5 s",
                     mpsc::RecvTimeoutError::Disconnected => "slink closed its output early",
                 };
-                panic!("{why} while the input stays open; got:\n{got}");
+                panic!("--jobs {jobs}: {why} while the input stays open; got:\n{got}");
             }
         }
     }

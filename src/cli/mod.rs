@@ -7,6 +7,7 @@ mod explain;
 mod generate;
 mod input;
 pub mod io;
+mod parallel;
 mod proof;
 mod rules_check;
 mod rules_test;

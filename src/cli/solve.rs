@@ -16,11 +16,9 @@ use crate::render::render_answer;
 use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
 use crate::stats::Stats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Solves every puzzle of the given sources; returns the exit status.
@@ -73,7 +71,7 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
     let result = if jobs == 1 {
         sequential(&mut inputs, solver, &mut writer, &mut out, &mut **err)
     } else {
-        parallel(&mut inputs, solver, jobs, &mut writer, &mut out, &mut **err)
+        super::parallel::run(&mut inputs, solver, jobs, &mut writer, &mut out, &mut **err)
     };
     let result = result.and_then(|()| out.flush());
     writer.progress.finish();
@@ -93,7 +91,7 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
 // Nearly every item is a solved puzzle, so boxing it would cost an allocation per puzzle
 // to shrink the rare messages.
 #[allow(clippy::large_enum_variant)]
-enum Done {
+pub(super) enum Done {
     /// A puzzle and what solving it gave.
     Solved {
         number: usize,
@@ -110,7 +108,11 @@ enum Done {
 }
 
 /// Solves one puzzle, counting what each rule does when statistics are on.
-fn solve(solver: &mut Solver, puzzle: &Puzzle, count: bool) -> (Attempt, Option<Tally>, Duration) {
+pub(super) fn solve(
+    solver: &mut Solver,
+    puzzle: &Puzzle,
+    count: bool,
+) -> (Attempt, Option<Tally>, Duration) {
     let started = Instant::now();
     if count {
         let mut tally = Tally::new(solver.book().variants.len());
@@ -159,139 +161,14 @@ fn sequential(
     Ok(())
 }
 
-/// A puzzle on its way to a solver thread: its place in the output order, then the item.
-type Job = (usize, usize, Arc<str>, Puzzle);
-
-/// Puzzles per solver thread that may be read but not yet written: the reader waits for the
-/// writer beyond that, so memory stays bounded on an endless stream even when one slow
-/// puzzle holds back the answers after it.
-const IN_FLIGHT_PER_JOB: usize = 16;
-
-/// Reads on one thread, solves on `jobs` threads, writes in input order on this one. At most
-/// [`IN_FLIGHT_PER_JOB`] items per thread are between reader and writer.
-fn parallel(
-    inputs: &mut Inputs,
-    solver: Solver,
-    jobs: usize,
-    writer: &mut Writer,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> io::Result<()> {
-    let count = writer.stats.is_some();
-    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(4 * jobs);
-    let job_rx = Arc::new(Mutex::new(job_rx));
-    // One token per item that may be in flight: the reader takes one per item, the writer
-    // gives it back once the item is written.
-    let window = IN_FLIGHT_PER_JOB * jobs;
-    let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
-    for _ in 0..window {
-        token_tx.send(()).expect("the receiver is alive");
-    }
-    let (done_tx, done_rx) = mpsc::channel::<(usize, Option<Done>)>();
-    // Every channel end is owned by exactly one thread (or shared through an Arc by the
-    // solvers), so when the writer stops early (a closed output) its ends drop, the solvers'
-    // sends fail, the job queue's last receiver drops, and the reader's sends fail in turn:
-    // every thread ends.
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let mut solver = Solver::with_options(solver.book().clone(), solver.options());
-            let (job_rx, done_tx) = (Arc::clone(&job_rx), done_tx.clone());
-            scope.spawn(move || {
-                loop {
-                    let job = job_rx.lock().expect("no solver panics").recv();
-                    let Ok((seq, number, source, puzzle)) = job else {
-                        break;
-                    };
-                    let (attempt, tally, time) = solve(&mut solver, &puzzle, count);
-                    let done = Done::Solved {
-                        number,
-                        source,
-                        puzzle,
-                        attempt,
-                        tally,
-                        time,
-                    };
-                    if done_tx.send((seq, Some(done))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(job_rx);
-        // The reader: puzzles go to the solvers, messages straight to the writer.
-        let reader_done = done_tx;
-        scope.spawn(move || {
-            let mut seq = 0;
-            let mut nothing = io::sink();
-            while let Some(item) = inputs.next(&mut nothing) {
-                if token_rx.recv().is_err() {
-                    return;
-                }
-                let sent = match item {
-                    Item::Puzzle {
-                        number,
-                        source,
-                        puzzle,
-                    } => job_tx.send((seq, number, source, puzzle)).is_ok(),
-                    Item::Problem(m) => reader_done.send((seq, Some(Done::Problem(m)))).is_ok(),
-                    Item::Warning(m) => reader_done.send((seq, Some(Done::Warning(m)))).is_ok(),
-                };
-                if !sent {
-                    return;
-                }
-                seq += 1;
-            }
-            let _ = reader_done.send((seq, None));
-        });
-        write_in_order(done_rx, token_tx, writer, out, err)
-    })
-}
-
-/// The writer of [`parallel`]: results back in input order, a token back to the reader per
-/// item written. Returns when the reader's end mark is written or output fails.
-fn write_in_order(
-    done_rx: mpsc::Receiver<(usize, Option<Done>)>,
-    token_tx: mpsc::SyncSender<()>,
-    writer: &mut Writer,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> io::Result<()> {
-    let mut waiting: BTreeMap<usize, Option<Done>> = BTreeMap::new();
-    let mut next = 0;
-    loop {
-        let received = match done_rx.try_recv() {
-            Ok(r) => Some(r),
-            Err(mpsc::TryRecvError::Empty) => {
-                // Nothing ready: show what is written so far before waiting.
-                out.flush()?;
-                done_rx.recv().ok()
-            }
-            Err(mpsc::TryRecvError::Disconnected) => None,
-        };
-        let Some((seq, done)) = received else {
-            return Ok(());
-        };
-        waiting.insert(seq, done);
-        while let Some(done) = waiting.remove(&next) {
-            let Some(done) = done else {
-                return Ok(());
-            };
-            writer.emit(out, err, done)?;
-            // The reader may be gone already; then nobody needs the token.
-            let _ = token_tx.send(());
-            next += 1;
-        }
-    }
-}
-
 /// Writes results in the chosen format and keeps the counts that make the exit status.
-struct Writer {
+pub(super) struct Writer {
     format: FormatArg,
     colour: bool,
     crosses: bool,
     grade: bool,
     relative: bool,
-    stats: Option<Stats>,
+    pub(super) stats: Option<Stats>,
     unsolved: usize,
     bad_input: bool,
     buffer: Vec<u8>,
@@ -310,7 +187,7 @@ impl Writer {
     }
 
     /// Writes one result; hands back the board of a solved puzzle for reuse.
-    fn emit(
+    pub(super) fn emit(
         &mut self,
         out: &mut dyn Write,
         err: &mut dyn Write,

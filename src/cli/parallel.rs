@@ -1,0 +1,283 @@
+//! `--jobs N`: one thread reads, N threads solve, the calling thread writes in input order; puzzles travel in batches, and a window bounds what is in flight.
+
+use super::input::{Inputs, Item};
+use super::solve::{Done, Writer, solve};
+use crate::board::Board;
+use crate::puzzle::Puzzle;
+use crate::solve::Solver;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// A puzzle on its way to a solver: its place in the output order, its number, its source.
+type Job = (usize, usize, Arc<str>, Puzzle);
+
+/// Results on their way to the writer, each with its place in the output order (`None`: the
+/// input ended there).
+type Results = Vec<(usize, Option<Done>)>;
+
+/// The most puzzles in one batch.
+const BATCH_PUZZLES: usize = 32;
+/// A batch is sent once its puzzles hold this many cells.
+const BATCH_CELLS: usize = 16_384;
+/// Cells per solver thread that may be read but not yet written. Beyond that the reader
+/// waits for the writer, so memory stays bounded on an endless stream, also when one slow
+/// puzzle holds back the answers after it (one puzzle larger than the window still goes).
+const WINDOW_CELLS_PER_JOB: usize = 2_000_000;
+/// What an item costs in the window besides its cells (so that tiny puzzles count too).
+const ITEM_COST: usize = 64;
+
+/// Reads, solves on `jobs` threads and writes in input order.
+///
+/// Every channel end is owned by one thread (the job queue's receiver is shared by the
+/// solvers through an `Arc`), so when the writer stops early (a closed output) its ends
+/// drop, the solvers' sends fail, the queue's last receiver drops, and the reader's sends
+/// fail in turn: every thread ends.
+pub(super) fn run(
+    inputs: &mut Inputs,
+    solver: Solver,
+    jobs: usize,
+    writer: &mut Writer,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<()> {
+    let count = writer.stats.is_some();
+    let (job_tx, job_rx) = mpsc::sync_channel::<Vec<Job>>(2 * jobs);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let (done_tx, done_rx) = mpsc::channel::<Results>();
+    let window = Arc::new(Window::new(WINDOW_CELLS_PER_JOB * jobs));
+    // Boards of written answers, for the solvers to lay out their next puzzles on.
+    let boards: Mutex<Vec<Board>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let mut solver = Solver::with_options(solver.book().clone(), solver.options());
+            let (job_rx, done_tx, boards) = (Arc::clone(&job_rx), done_tx.clone(), &boards);
+            scope.spawn(move || {
+                loop {
+                    let batch = job_rx.lock().expect("no solver panics").recv();
+                    let Ok(batch) = batch else {
+                        break;
+                    };
+                    let results = batch
+                        .into_iter()
+                        .map(|(seq, number, source, puzzle)| {
+                            if let Some(board) = boards.lock().expect("no panics").pop() {
+                                solver.recycle(board);
+                            }
+                            let (attempt, tally, time) = solve(&mut solver, &puzzle, count);
+                            let done = Done::Solved {
+                                number,
+                                source,
+                                puzzle,
+                                attempt,
+                                tally,
+                                time,
+                            };
+                            (seq, Some(done))
+                        })
+                        .collect();
+                    if done_tx.send(results).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(job_rx);
+        let reader_window = Arc::clone(&window);
+        scope.spawn(move || read(inputs, job_tx, done_tx, &reader_window));
+        write_in_order(done_rx, &window, &boards, jobs, writer, out, err)
+    })
+}
+
+/// The reader: puzzles go to the solvers in batches, messages straight to the writer. A
+/// batch is sent when it is full, before the reader waits for the window, and before any
+/// read from the input that may block (so a slow interactive stream is not held back).
+fn read(
+    inputs: &mut Inputs,
+    job_tx: SyncSender<Vec<Job>>,
+    done_tx: Sender<Results>,
+    window: &Window,
+) {
+    let mut batch = Batch {
+        jobs: Vec::new(),
+        cells: 0,
+        job_tx,
+        closed: false,
+    };
+    let mut seq = 0;
+    while let Some(item) = inputs.next(&mut batch) {
+        let cost = match &item {
+            Item::Puzzle { puzzle, .. } => puzzle.rows * puzzle.cols + ITEM_COST,
+            _ => ITEM_COST,
+        };
+        if !window.try_take(cost) {
+            batch.send();
+            window.take(cost);
+        }
+        let sent = match item {
+            Item::Puzzle {
+                number,
+                source,
+                puzzle,
+            } => {
+                batch.cells += puzzle.rows * puzzle.cols;
+                batch.jobs.push((seq, number, source, puzzle));
+                if batch.jobs.len() >= BATCH_PUZZLES || batch.cells >= BATCH_CELLS {
+                    batch.send();
+                }
+                !batch.closed
+            }
+            Item::Problem(m) => done_tx.send(vec![(seq, Some(Done::Problem(m)))]).is_ok(),
+            Item::Warning(m) => done_tx.send(vec![(seq, Some(Done::Warning(m)))]).is_ok(),
+        };
+        if !sent {
+            return;
+        }
+        seq += 1;
+    }
+    batch.send();
+    let _ = done_tx.send(vec![(seq, None)]);
+}
+
+/// The puzzles read but not yet sent to a solver. Flushing it (as the input reader does
+/// before a read that may block) sends them.
+struct Batch {
+    jobs: Vec<Job>,
+    cells: usize,
+    job_tx: SyncSender<Vec<Job>>,
+    /// Whether the solvers are gone.
+    closed: bool,
+}
+
+impl Batch {
+    fn send(&mut self) {
+        if !self.jobs.is_empty() {
+            let jobs = std::mem::take(&mut self.jobs);
+            self.cells = 0;
+            self.closed |= self.job_tx.send(jobs).is_err();
+        }
+    }
+}
+
+impl Write for Batch {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.send();
+        Ok(())
+    }
+}
+
+/// The writer: results back in input order; each item's cost goes back to the window once
+/// it is written, and its board to the solvers' pool. Returns when the reader's end mark is reached or output fails.
+fn write_in_order(
+    done_rx: Receiver<Results>,
+    window: &Window,
+    boards: &Mutex<Vec<Board>>,
+    jobs: usize,
+    writer: &mut Writer,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<()> {
+    let mut waiting: BTreeMap<usize, Option<Done>> = BTreeMap::new();
+    let mut next = 0;
+    loop {
+        let received = match done_rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(mpsc::TryRecvError::Empty) => {
+                // Nothing ready: show what is written so far before waiting.
+                out.flush()?;
+                done_rx.recv().ok()
+            }
+            Err(mpsc::TryRecvError::Disconnected) => None,
+        };
+        let Some(results) = received else {
+            return Ok(());
+        };
+        waiting.extend(results);
+        while let Some(done) = waiting.remove(&next) {
+            let Some(done) = done else {
+                return Ok(());
+            };
+            let cost = match &done {
+                Done::Solved { puzzle, .. } => puzzle.rows * puzzle.cols + ITEM_COST,
+                _ => ITEM_COST,
+            };
+            if let Some(board) = writer.emit(out, err, done)? {
+                let mut boards = boards.lock().expect("no panics");
+                if boards.len() < jobs {
+                    boards.push(board);
+                }
+            }
+            window.give(cost);
+            next += 1;
+        }
+    }
+}
+
+/// A counting semaphore over item costs: what the reader may have in flight.
+struct Window {
+    used: Mutex<usize>,
+    freed: Condvar,
+    limit: usize,
+}
+
+impl Window {
+    fn new(limit: usize) -> Window {
+        Window {
+            used: Mutex::new(0),
+            freed: Condvar::new(),
+            limit,
+        }
+    }
+
+    /// Takes `cost` if it fits now (anything fits an empty window).
+    fn try_take(&self, cost: usize) -> bool {
+        let mut used = self.used.lock().expect("no thread panics holding it");
+        let fits = *used == 0 || *used + cost <= self.limit;
+        if fits {
+            *used += cost;
+        }
+        fits
+    }
+
+    /// Takes `cost`, waiting until it fits.
+    fn take(&self, cost: usize) {
+        let mut used = self.used.lock().expect("no thread panics holding it");
+        while *used != 0 && *used + cost > self.limit {
+            used = self.freed.wait(used).expect("no thread panics holding it");
+        }
+        *used += cost;
+    }
+
+    /// Gives `cost` back.
+    fn give(&self, cost: usize) {
+        let mut used = self.used.lock().expect("no thread panics holding it");
+        *used -= cost;
+        self.freed.notify_one();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_lets_one_oversized_item_through_and_waits_for_room() {
+        let window = Window::new(10);
+        assert!(window.try_take(25), "an empty window takes anything");
+        assert!(!window.try_take(1));
+        window.give(25);
+        assert!(window.try_take(6));
+        assert!(!window.try_take(6));
+        assert!(window.try_take(4));
+        std::thread::scope(|s| {
+            s.spawn(|| window.take(5));
+            window.give(6);
+        });
+        assert!(!window.try_take(2), "4 + 5 of 10 used");
+    }
+}
