@@ -7,6 +7,10 @@
 //!   compactness), with throughput in cells per second.
 //! - `e2e/…`: what `slink solve` does, minus stdout: parse the text stream from bytes, solve,
 //!   render every answer into a `Vec<u8>`.
+//! - `cli/…`: the command line itself, in-process (`slink::cli::run`, everything the binary
+//!   does but starting the process): a stream of 2,000 20x20 puzzles with `--jobs 1` and
+//!   `--jobs 2` (reader, solver threads and in-order writer), and the corpus with the
+//!   defaults.
 //! - `complete/…`: the real Slitherlink corpus (the Slink corpus with its blanks), end to
 //!   end with search (`slitherlink`), and solved by deduction alone (`deduction`: rules,
 //!   loop closure, colouring and probing, as `slink --no-search`).
@@ -219,5 +223,47 @@ fn complete(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, solve, complete);
+/// `slink ARGS` in-process on `input`; returns the bytes written.
+fn run_cli(args: &[&str], input: &[u8], out: &mut Vec<u8>) -> usize {
+    let argv: Vec<std::ffi::OsString> = std::iter::once("slink")
+        .chain(args.iter().copied())
+        .map(Into::into)
+        .collect();
+    out.clear();
+    let mut err = Vec::new();
+    let status = slink::cli::run(argv, &mut &input[..], out, &mut err);
+    assert_eq!(status, 0, "{}", String::from_utf8_lossy(&err));
+    out.len()
+}
+
+fn cli(c: &mut Criterion) {
+    let contest = timed("generated 2000 20x20 puzzles", || {
+        generated(20, 20, 2000, 21)
+    });
+    let input = stream(&contest);
+    let mut out = Vec::new();
+    let mut group = c.benchmark_group("cli");
+    group.warm_up_time(Duration::from_secs(1));
+    configure(&mut group, Size::Batch);
+    group.throughput(Throughput::Elements(contest.len() as u64));
+    for jobs in ["1", "2"] {
+        let args = ["--jobs", jobs];
+        assert!(run_cli(&args, &input, &mut out) > 0);
+        group.bench_function(format!("20x20/jobs-{jobs}"), |b| {
+            b.iter(|| run_cli(&args, black_box(&input), &mut out))
+        });
+    }
+    if let Some(real) = corpus() {
+        group.throughput(Throughput::Elements(real.puzzles.len() as u64));
+        group.bench_function("corpus/default", |b| {
+            b.iter(|| run_cli(&[], black_box(&real.bytes), &mut out))
+        });
+        group.bench_function("corpus/jobs-1", |b| {
+            b.iter(|| run_cli(&["--jobs", "1"], black_box(&real.bytes), &mut out))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, solve, cli, complete);
 criterion_main!(benches);
