@@ -3,8 +3,8 @@
 use super::input::{Inputs, Item, Source};
 use super::io::{Io, say};
 use super::{
-    DeductionArgs, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, InputArgs, RulesArg, TrustArg,
-    parse_seconds,
+    BudgetArgs, DeductionArgs, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, InputArgs, RulesArg,
+    TrustArg,
 };
 use crate::compile::RuleBook;
 use crate::explain::{html, replay, steps};
@@ -15,7 +15,6 @@ use crate::view::Picture;
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Options of `slink explain`.
 #[derive(Args, Debug, Clone)]
@@ -38,12 +37,8 @@ pub struct ExplainArgs {
     input: InputArgs,
     #[command(flatten)]
     deduction: DeductionArgs,
-    /// Give up on a puzzle after N search nodes.
-    #[arg(long, value_name = "N")]
-    max_nodes: Option<u64>,
-    /// Give up on a puzzle after SECS seconds.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
-    timeout: Option<Duration>,
+    #[command(flatten)]
+    budget: BudgetArgs,
 }
 
 /// Explains every puzzle of the sources; returns the exit status.
@@ -61,8 +56,8 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
     }
     let options = SolveOptions {
         switches: args.deduction.switches(),
-        max_nodes: args.max_nodes,
-        timeout: args.timeout,
+        max_nodes: args.budget.max_nodes,
+        timeout: args.budget.timeout,
         reasons: true,
     };
     let mut solver = Solver::with_options(book, options);

@@ -131,6 +131,13 @@ pub struct SolveArgs {
     stats: Option<StatsArg>,
     #[command(flatten)]
     deduction: DeductionArgs,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+/// Per-puzzle budgets.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct BudgetArgs {
     /// Give up on a puzzle after N search nodes (guesses); it ends as "limit".
     #[arg(long, value_name = "N")]
     max_nodes: Option<u64>,

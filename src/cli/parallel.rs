@@ -1,7 +1,7 @@
 //! `--jobs N`: one thread reads, N threads solve, the calling thread writes in input order; puzzles travel in batches, and a window bounds what is in flight.
 
 use super::input::{Inputs, Item};
-use super::solve::{Done, Writer, solve};
+use super::solve::{Done, Writer, solved};
 use crate::board::Board;
 use crate::puzzle::Puzzle;
 use crate::solve::Solver;
@@ -65,15 +65,7 @@ pub(super) fn run(
                             if let Some(board) = boards.lock().expect("no panics").pop() {
                                 solver.recycle(board);
                             }
-                            let (attempt, tally, time) = solve(&mut solver, &puzzle, count);
-                            let done = Done::Solved {
-                                number,
-                                source,
-                                puzzle,
-                                attempt,
-                                tally,
-                                time,
-                            };
+                            let done = solved(&mut solver, number, source, puzzle, count);
                             (seq, Some(done))
                         })
                         .collect();

@@ -29,8 +29,8 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
     };
     let options = SolveOptions {
         switches: args.deduction.switches(),
-        max_nodes: args.max_nodes,
-        timeout: args.timeout,
+        max_nodes: args.budget.max_nodes,
+        timeout: args.budget.timeout,
         reasons: args.stats.is_some(),
     };
     let solver = Solver::with_options(book, options);
@@ -108,11 +108,7 @@ pub(super) enum Done {
 }
 
 /// Solves one puzzle, counting what each rule does when statistics are on.
-pub(super) fn solve(
-    solver: &mut Solver,
-    puzzle: &Puzzle,
-    count: bool,
-) -> (Attempt, Option<Tally>, Duration) {
+fn solve(solver: &mut Solver, puzzle: &Puzzle, count: bool) -> (Attempt, Option<Tally>, Duration) {
     let started = Instant::now();
     if count {
         let mut tally = Tally::new(solver.book().variants.len());
@@ -121,6 +117,25 @@ pub(super) fn solve(
     } else {
         let attempt = solver.attempt(puzzle);
         (attempt, None, started.elapsed())
+    }
+}
+
+/// Solves one puzzle of the stream into its result.
+pub(super) fn solved(
+    solver: &mut Solver,
+    number: usize,
+    source: Arc<str>,
+    puzzle: Puzzle,
+    count: bool,
+) -> Done {
+    let (attempt, tally, time) = solve(solver, &puzzle, count);
+    Done::Solved {
+        number,
+        source,
+        puzzle,
+        attempt,
+        tally,
+        time,
     }
 }
 
@@ -140,17 +155,7 @@ fn sequential(
                 number,
                 source,
                 puzzle,
-            } => {
-                let (attempt, tally, time) = solve(&mut solver, &puzzle, count);
-                Done::Solved {
-                    number,
-                    source,
-                    puzzle,
-                    attempt,
-                    tally,
-                    time,
-                }
-            }
+            } => solved(&mut solver, number, source, puzzle, count),
             Item::Problem(message) => Done::Problem(message),
             Item::Warning(message) => Done::Warning(message),
         };
