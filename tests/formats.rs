@@ -500,3 +500,85 @@ fn html_explanations_are_self_contained_pages_per_puzzle() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Unicode and grades
+
+#[test]
+fn unicode_answers_are_coloured_only_when_asked_or_on_a_terminal() {
+    let input = read("sample.in");
+    let plain = slink(&["--format", "unicode"], &input);
+    let always = slink(&["--format", "unicode", "--color", "always"], &input);
+    let never = slink(&["--format", "unicode", "--colour", "never"], &input);
+    assert_eq!(plain.status, 0);
+    assert!(
+        !plain.out.contains('\x1b'),
+        "piped output has no colour codes"
+    );
+    assert_eq!(never.out, plain.out);
+    assert!(always.out.contains("\x1b["), "--color always colours");
+    // Same pictures once the colour codes are taken out.
+    let mut stripped = String::new();
+    let mut chars = always.out.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            for d in chars.by_ref() {
+                if d == 'm' {
+                    break;
+                }
+            }
+        } else {
+            stripped.push(c);
+        }
+    }
+    assert_eq!(stripped, plain.out);
+    // Box drawing: every line of the spec's frame has its counterpart.
+    let expected = parse_answers(&read("sample.out"));
+    let first: Vec<&str> = plain.out.lines().collect();
+    assert_eq!(first[0], "1");
+    assert!(plain.out.contains('×') && plain.out.contains('─') && plain.out.contains('│'));
+    let pictures: usize = expected.iter().map(|a| 2 * a.rows + 2).sum();
+    assert_eq!(
+        plain.out.lines().count(),
+        pictures,
+        "a number and 2R+1 rows per answer"
+    );
+}
+
+#[test]
+fn grades_name_the_level_and_the_deducers_a_puzzle_needed() {
+    let ran = slink(&["--grade"], &read("sample.in"));
+    assert_eq!(ran.status, 0);
+    let grades: Vec<&str> = ran.err.lines().filter(|l| l.contains("grade:")).collect();
+    assert_eq!(grades.len(), 4, "{}", ran.err);
+    assert!(
+        grades[0].ends_with("grade: level 1; rules only; no search"),
+        "{}",
+        grades[0]
+    );
+    assert_eq!(
+        ran.out,
+        read("sample.out"),
+        "answers are unchanged by --grade"
+    );
+    // A Slitherlink puzzle that needs search to be finished (and proven unique).
+    let slither = read("puzzles-slitherlink.in");
+    let ran = slink(&["--grade", "--format", "json"], &slither);
+    let searched = ran
+        .err
+        .lines()
+        .filter(|l| l.contains("search depth"))
+        .count();
+    assert!(searched > 0, "some corpus puzzles need search");
+    let records: Vec<serde_json::Value> = ran
+        .out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let in_json = records
+        .iter()
+        .filter(|r| r["grade"]["search"] == true)
+        .count();
+    assert_eq!(in_json, searched, "the json grade says the same");
+    assert!(records.iter().any(|r| r["grade"]["probing"] == true));
+}
