@@ -51,6 +51,7 @@ fn kept_inputs_pass() {
     replay("puzzle_reader", targets::puzzle_reader);
     replay("rule_files", targets::rule_files);
     replay("solver", targets::solver);
+    replay("urls", targets::urls);
     assert!(!inputs("seeds", "rule_files").is_empty());
 }
 
@@ -100,6 +101,11 @@ proptest! {
     #[test]
     fn random_rule_files(data in input("rule_files")) {
         targets::rule_files(&data);
+    }
+
+    #[test]
+    fn random_urls(data in input("urls")) {
+        targets::urls(&data);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Fuzz targets of slink: the puzzle reader, the rule-file parser and checker (with proofs,
 //! compilation, examples and a solve under the rules read), and the solver on small random
-//! puzzles against a brute-force count of their answers.
+//! puzzles against a brute-force count of their answers, and the puzz.link URL reader and
+//! writer.
 //!
 //! Each target takes raw bytes and panics when slink breaks one of its promises. They are run
 //! by libFuzzer through `cargo fuzz` (coverage-guided; `--sanitizer none` works on the stable
@@ -319,5 +320,29 @@ pub fn solver(data: &[u8]) {
         }
         Outcome::Limit { found: true, .. } => assert!(answers.contains(&answer_mask())),
         Outcome::Stuck { .. } | Outcome::Limit { .. } => {}
+    }
+}
+
+/// puzz.link URLs: whatever the text, reading ends with a puzzle or a message, never above
+/// the cell limit; a puzzle read is written back as a URL that reads as the same puzzle, and
+/// writing is stable.
+pub fn urls(data: &[u8]) {
+    let max_cells = match data.first() {
+        Some(&b) => 1 + usize::from(b) * 64,
+        None => 1,
+    };
+    let text = String::from_utf8_lossy(data);
+    match slink::format::url::decode_limited(&text, max_cells) {
+        Ok(puzzle) => {
+            assert!(puzzle.rows >= 1 && puzzle.cols >= 1);
+            assert!(puzzle.rows * puzzle.cols <= max_cells);
+            assert_eq!(puzzle.clues.len(), puzzle.rows * puzzle.cols);
+            assert!(puzzle.clues.iter().flatten().all(|&c| c <= 3));
+            let url = slink::format::url::encode(&puzzle);
+            let again = slink::format::url::decode(&url).expect("a written URL reads");
+            assert_eq!(again, puzzle, "{url}");
+            assert_eq!(slink::format::url::encode(&again), url);
+        }
+        Err(e) => assert!(!e.to_string().is_empty()),
     }
 }

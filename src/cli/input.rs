@@ -165,7 +165,7 @@ impl<'a> Inputs<'a> {
                                 continue;
                             }
                             self.number += 1;
-                            match url::decode(t) {
+                            match url::decode_limited(t, self.max_cells) {
                                 Ok(puzzle) => {
                                     return Some(Item::Puzzle {
                                         number: self.number,

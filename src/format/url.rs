@@ -31,6 +31,12 @@ pub fn looks_like_url(text: &str) -> bool {
 
 /// Reads the puzzle of a Slitherlink URL.
 pub fn decode(url: &str) -> Result<Puzzle, UrlError> {
+    decode_limited(url, usize::MAX)
+}
+
+/// Reads the puzzle of a Slitherlink URL, refusing one of more than `max_cells` cells before
+/// anything is allocated for it.
+pub fn decode_limited(url: &str, max_cells: usize) -> Result<Puzzle, UrlError> {
     let url = url.trim();
     let Some(at) = url.find("slither/") else {
         return Err(UrlError(format!(
@@ -58,6 +64,12 @@ pub fn decode(url: &str) -> Result<Puzzle, UrlError> {
     if cols == 0 || rows == 0 || cols > MAX_SIDE || rows > MAX_SIDE {
         return Err(UrlError(format!(
             "size {cols}x{rows} in {url:?} is out of range (1 to {MAX_SIDE} each way)"
+        )));
+    }
+    if rows * cols > max_cells {
+        return Err(UrlError(format!(
+            "puzzle of {rows}x{cols} = {} cells in {url:?} is larger than the limit of {max_cells} cells (--max-cells)",
+            rows * cols
         )));
     }
     let body = parts.next().unwrap_or("");
@@ -185,6 +197,13 @@ mod tests {
             let p = Puzzle { rows, cols, clues };
             assert_eq!(decode(&encode(&p)).unwrap(), p);
         }
+    }
+
+    #[test]
+    fn a_url_larger_than_the_cell_limit_is_refused() {
+        let e = decode_limited("https://puzz.link/p?slither/10000/10000/", 1000).unwrap_err();
+        assert!(e.to_string().contains("--max-cells"), "{e}");
+        assert!(decode_limited("https://puzz.link/p?slither/10/100/", 1000).is_ok());
     }
 
     #[test]
