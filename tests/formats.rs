@@ -582,3 +582,29 @@ fn grades_name_the_level_and_the_deducers_a_puzzle_needed() {
     assert_eq!(in_json, searched, "the json grade says the same");
     assert!(records.iter().any(|r| r["grade"]["probing"] == true));
 }
+
+#[test]
+fn urls_above_the_cell_limit_are_refused_before_they_are_read() {
+    let big = "https://puzz.link/p?slither/10000/10000/zz";
+    let ran = slink(&["--max-cells", "100", big, PZPR_URL], "");
+    assert_eq!(ran.status, 2);
+    assert!(ran.err.contains("--max-cells"), "{}", ran.err);
+    assert_eq!(
+        parse_answers(&ran.out).len(),
+        1,
+        "the next URL is still solved"
+    );
+    // A line far longer than any URL of the allowed size ends that file of URLs.
+    let input = format!(
+        "{PZPR_URL}\nhttps://puzz.link/p?slither/5/5/{}\n",
+        "g".repeat(5000)
+    );
+    let ran = slink(&["--max-cells", "100"], &input);
+    assert_eq!(ran.status, 2);
+    assert!(
+        ran.err.contains("<stdin>:2: a line longer than"),
+        "{}",
+        ran.err
+    );
+    assert_eq!(parse_answers(&ran.out).len(), 1);
+}

@@ -156,8 +156,20 @@ impl<'a> Inputs<'a> {
                 Current::Urls { name, lines, line } => {
                     let _ = before_read.flush();
                     let mut text = String::new();
-                    match lines.read_line(&mut text) {
+                    // A URL has at most a character per cell, and some words around them.
+                    let longest = self.max_cells.saturating_add(4096);
+                    let limit = u64::try_from(longest).unwrap_or(u64::MAX);
+                    match lines.by_ref().take(limit).read_line(&mut text) {
                         Ok(0) => self.current = None,
+                        Ok(n) if n >= longest && !text.ends_with('\n') => {
+                            let problem = format!(
+                                "slink: {name}:{}: a line longer than {longest} bytes, too long for a URL of at most {} cells (--max-cells); the rest of {name} is skipped",
+                                *line + 1,
+                                self.max_cells
+                            );
+                            self.current = None;
+                            return Some(Item::Problem(problem));
+                        }
                         Ok(_) => {
                             *line += 1;
                             let t = text.trim();
