@@ -148,7 +148,12 @@ pub fn run(args: &DiscoverArgs) -> i32 {
     }
     let problems = read_back(&path.display().to_string(), &text);
     let mut out = summary(&found, started.elapsed().as_secs_f64());
-    let _ = writeln!(out, "wrote {} rules to {}", found.rules.len(), path.display());
+    let _ = writeln!(
+        out,
+        "wrote {} rules to {}",
+        found.rules.len(),
+        path.display()
+    );
     for p in &problems {
         let _ = writeln!(out, "error: {p}");
     }

@@ -445,7 +445,11 @@ mod tests {
         // follows); three crosses (a cross follows). One line and one cross forces nothing.
         let mut sorted = shapes.clone();
         sorted.sort();
-        assert_eq!(sorted, vec![(0, 3), (1, 2), (1, 2), (2, 0), (2, 0)], "{found:?}");
+        assert_eq!(
+            sorted,
+            vec![(0, 3), (1, 2), (1, 2), (2, 0), (2, 0)],
+            "{found:?}"
+        );
     }
 
     #[test]

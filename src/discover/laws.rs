@@ -219,7 +219,11 @@ impl<'a> Search<'a> {
     fn each(&self, premise: Edges, visit: &mut dyn FnMut(u64) -> bool) -> bool {
         let mut state = State {
             lines: self.rules.iter().map(|_| 0).collect(),
-            open: self.rules.iter().map(|&(_, m)| m.count_ones() as u8).collect(),
+            open: self
+                .rules
+                .iter()
+                .map(|&(_, m)| m.count_ones() as u8)
+                .collect(),
         };
         let n = self.laws.window.edge_count();
         // Fixed edges first, so the laws see them before the search branches.
@@ -351,10 +355,34 @@ mod tests {
     #[test]
     fn blank_tables_count_the_dot_law_assignments() {
         // Counted independently: subsets of the window's edges with 0 or 2 at every box dot.
-        assert_eq!(Laws::new(Window::new(0, 0).unwrap(), false).table.unwrap().len(), 7);
-        assert_eq!(Laws::new(Window::new(1, 1).unwrap(), false).table.unwrap().len(), 161);
-        assert_eq!(Laws::new(Window::new(1, 2).unwrap(), false).table.unwrap().len(), 1033);
-        assert_eq!(Laws::new(Window::new(2, 2).unwrap(), false).table.unwrap().len(), 11929);
+        assert_eq!(
+            Laws::new(Window::new(0, 0).unwrap(), false)
+                .table
+                .unwrap()
+                .len(),
+            7
+        );
+        assert_eq!(
+            Laws::new(Window::new(1, 1).unwrap(), false)
+                .table
+                .unwrap()
+                .len(),
+            161
+        );
+        assert_eq!(
+            Laws::new(Window::new(1, 2).unwrap(), false)
+                .table
+                .unwrap()
+                .len(),
+            1033
+        );
+        assert_eq!(
+            Laws::new(Window::new(2, 2).unwrap(), false)
+                .table
+                .unwrap()
+                .len(),
+            11929
+        );
     }
 
     #[test]
@@ -433,7 +461,13 @@ mod tests {
         let plain = Laws::new(w.clone(), false);
         let looped = Laws::new(w.clone(), true);
         let blank = vec![None];
-        assert_eq!(plain.closure(&blank, premise).unwrap().crosses & bit(&w, 2, 1), 0);
-        assert_ne!(looped.closure(&blank, premise).unwrap().crosses & bit(&w, 2, 1), 0);
+        assert_eq!(
+            plain.closure(&blank, premise).unwrap().crosses & bit(&w, 2, 1),
+            0
+        );
+        assert_ne!(
+            looped.closure(&blank, premise).unwrap().crosses & bit(&w, 2, 1),
+            0
+        );
     }
 }

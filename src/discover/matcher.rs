@@ -30,7 +30,11 @@ pub trait Lattice {
     }
     /// A cell's clue (`None` outside the grid) and slot word; the cell may lie outside.
     fn cell(&self, at: Pos) -> (Option<u8>, u32) {
-        let clue = if inside(self, at) { self.clue(at) } else { None };
+        let clue = if inside(self, at) {
+            self.clue(at)
+        } else {
+            None
+        };
         (clue, slot_word(self, at))
     }
 }
@@ -46,6 +50,27 @@ struct CellTest {
     mask: u32,
     /// What they must hold.
     value: u32,
+}
+
+/// The (mask, value) a variant's premise asks of the slot word of the cell at `cell`: every
+/// premise line or cross among its slots.
+fn slot_test(v: &Variant, cell: Pos) -> (u32, u32) {
+    let (mut mask, mut value) = (0, 0);
+    for f in v.premise.iter().filter(|f| f.at.is_edge()) {
+        if let Some(k) = CELL_SLOTS.iter().position(|&s| cell + s == f.at) {
+            mask |= 3 << (2 * k);
+            value |= if f.glyph == Glyph::Line { 1 } else { 2 } << (2 * k);
+        }
+    }
+    (mask, value)
+}
+
+impl CellTest {
+    /// Whether the cell at `anchor + at` passes.
+    fn holds<L: Lattice + ?Sized>(&self, l: &L, anchor: Pos) -> bool {
+        let (clue, word) = l.cell(anchor + self.at);
+        word & self.mask == self.value && (self.clue.is_none() || clue == self.clue)
+    }
 }
 
 /// A variant's premise as tests on cell words: every clue's cell, and for every line or
@@ -114,7 +139,12 @@ pub fn inside<L: Lattice + ?Sized>(l: &L, p: Pos) -> bool {
 #[derive(Clone, Copy, Debug)]
 enum Key {
     /// Through the cells holding this clue at `at`, whose slot words hold `value` under `mask`.
-    Clue { at: Pos, n: u8, mask: u32, value: u32 },
+    Clue {
+        at: Pos,
+        n: u8,
+        mask: u32,
+        value: u32,
+    },
     /// Through the lines of this kind at `at`.
     Line { at: Pos, kind: Kind },
     /// Every anchor near the grid.
@@ -136,21 +166,17 @@ impl Pattern {
         let keys = variants
             .iter()
             .map(|v| {
-                let clue = v.premise.iter().find_map(|f| match f.glyph {
-                    Glyph::Clue(n) => Some((f.at, n)),
-                    _ => None,
-                });
-                if let Some((at, n)) = clue {
-                    let t = cell_tests(v)
-                        .into_iter()
-                        .find(|t| t.at == at)
-                        .expect("a clue has its cell test");
-                    return Key::Clue {
-                        at,
-                        n,
-                        mask: t.mask,
-                        value: t.value,
-                    };
+                // The clue whose slots hold the most premise facts: the most selective key.
+                let clue = v
+                    .premise
+                    .iter()
+                    .filter_map(|f| match f.glyph {
+                        Glyph::Clue(n) => Some((f.at, n, slot_test(v, f.at))),
+                        _ => None,
+                    })
+                    .max_by_key(|&(at, _, (mask, _))| (mask.count_ones(), std::cmp::Reverse(at)));
+                if let Some((at, n, (mask, value))) = clue {
+                    return Key::Clue { at, n, mask, value };
                 }
                 match v.premise.iter().find(|f| f.glyph == Glyph::Line) {
                     Some(f) => Key::Line {
@@ -171,13 +197,11 @@ impl Pattern {
 
     /// Whether variant `i`'s premise holds at `anchor` and it would decide some edge.
     pub fn fires_at<L: Lattice + ?Sized>(&self, l: &L, i: usize, anchor: Pos) -> bool {
-        self.tests[i].iter().all(|t| {
-            let (clue, word) = l.cell(anchor + t.at);
-            word & t.mask == t.value && (t.clue.is_none() || clue == t.clue)
-        }) && self.variants[i].conclusion.iter().any(|f| {
-            let p = anchor + f.at;
-            inside(l, p) && l.edge(p).is_none()
-        })
+        self.tests[i].iter().all(|t| t.holds(l, anchor))
+            && self.variants[i].conclusion.iter().any(|f| {
+                let p = anchor + f.at;
+                inside(l, p) && l.edge(p).is_none()
+            })
     }
 
     /// Calls `each` with every anchor at which variant `i` may match, until it returns false;
@@ -189,12 +213,7 @@ impl Pattern {
         each: &mut dyn FnMut(Pos) -> bool,
     ) -> bool {
         match self.keys[i] {
-            Key::Clue {
-                at,
-                n,
-                mask,
-                value,
-            } => {
+            Key::Clue { at, n, mask, value } => {
                 if let Some(cells) = l.clue_cells(n) {
                     // Only cells whose slots already hold what the premise asks there.
                     return cells
@@ -275,14 +294,28 @@ impl Pattern {
     }
 }
 
-/// A map keyed by masked slot words, hashed by one multiplication.
-type WordMap = HashMap<u32, Vec<(usize, usize, Pos)>, BuildHasherDefault<WordHasher>>;
+/// A variant filed under its key: where its clue cell lies, and a second cell test checked on
+/// the spot (most variants under a key fail it, without reading the pattern).
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    /// The pattern.
+    pattern: u32,
+    /// Its variant.
+    variant: u32,
+    /// The key clue cell, relative to the anchor.
+    at: Pos,
+    /// Another cell test of the variant, relative to the anchor.
+    second: Option<CellTest>,
+}
 
-/// Hashes a `u32` key by multiplying it with an odd constant (Fibonacci hashing).
+/// A map keyed by (clue, slot mask, masked word), hashed by one multiplication.
+type KeyMap = HashMap<u64, Vec<Probe>, BuildHasherDefault<KeyHasher>>;
+
+/// Hashes a `u64` key by multiplying it with an odd constant (Fibonacci hashing).
 #[derive(Default)]
-struct WordHasher(u64);
+struct KeyHasher(u64);
 
-impl Hasher for WordHasher {
+impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
         self.0
     }
@@ -291,17 +324,25 @@ impl Hasher for WordHasher {
             self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
     }
-    fn write_u32(&mut self, n: u32) {
-        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (n ^ n >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 
+/// The key of a clue cell test: clue, slot mask and masked word.
+fn key(n: u8, mask: u32, value: u32) -> u64 {
+    u64::from(n) << 48 | u64::from(mask) << 24 | u64::from(value)
+}
+
 /// Many patterns at once, indexed by the clue their variants are anchored by and what they
-/// ask of that clue cell's slots: finding which patterns fire on a lattice looks each clue
-/// cell's word up once per distinct slot mask, instead of testing every pattern there.
+/// ask of that clue cell's slots. A clue cell matches the keys made of its decided slots, so
+/// finding which patterns fire on a lattice looks up every small subset of each clue cell's
+/// decided slots (no larger than the largest key), instead of testing every pattern there.
 pub struct Index {
-    /// By clue, then slot mask, then masked word: (pattern, variant, clue offset).
-    by_key: [Vec<(u32, WordMap)>; 4],
+    /// (pattern, variant, clue offset) by key.
+    by_key: KeyMap,
+    /// The most slots any key reads.
+    widest: u32,
     /// Patterns with a variant not anchored by a clue, tested one by one.
     others: Vec<usize>,
 }
@@ -310,35 +351,36 @@ impl Index {
     /// Indexes the patterns numbered `which` of `patterns`.
     pub fn new(patterns: &[Pattern], which: &[usize]) -> Index {
         let mut index = Index {
-            by_key: Default::default(),
+            by_key: KeyMap::default(),
+            widest: 0,
             others: Vec::new(),
         };
-        let mut by_key: [HashMap<u32, WordMap>; 4] = Default::default();
         for &j in which {
             let p = &patterns[j];
             if !p.keys.iter().all(|k| matches!(k, Key::Clue { .. })) {
                 index.others.push(j);
                 continue;
             }
-            for (i, key) in p.keys.iter().enumerate() {
-                if let Key::Clue {
-                    at,
-                    n,
-                    mask,
-                    value,
-                } = *key
-                {
-                    by_key[n as usize]
-                        .entry(mask)
+            for (i, k) in p.keys.iter().enumerate() {
+                if let Key::Clue { at, n, mask, value } = *k {
+                    index.widest = index.widest.max(mask.count_ones() / 2);
+                    let second = p.tests[i]
+                        .iter()
+                        .filter(|t| t.at != at)
+                        .max_by_key(|t| 2 * u32::from(t.clue.is_some()) + t.mask.count_ones())
+                        .copied();
+                    index
+                        .by_key
+                        .entry(key(n, mask, value))
                         .or_default()
-                        .entry(value)
-                        .or_default()
-                        .push((j, i, at));
+                        .push(Probe {
+                            pattern: j as u32,
+                            variant: i as u32,
+                            at,
+                            second,
+                        });
                 }
             }
-        }
-        for (n, map) in by_key.into_iter().enumerate() {
-            index.by_key[n] = map.into_iter().collect();
         }
         index
     }
@@ -352,26 +394,48 @@ impl Index {
             .filter(|&j| patterns[j].fires(l))
             .collect();
         let mut seen = vec![false; patterns.len()];
+        let mut slots = Vec::with_capacity(12);
         for n in 0..4u8 {
             let Some(cells) = l.clue_cells(n) else {
                 continue;
             };
-            for (mask, by_value) in &self.by_key[n as usize] {
-                for &(p, word) in cells {
-                    let Some(list) = by_value.get(&(word & mask)) else {
-                        continue;
-                    };
-                    for &(j, i, at) in list {
-                        if !seen[j] && patterns[j].fires_at(l, i, p - at) {
-                            seen[j] = true;
-                            out.push(j);
+            for &(p, word) in cells {
+                slots.clear();
+                slots.extend(
+                    (0..12)
+                        .filter(|k| word >> (2 * k) & 3 != 0)
+                        .map(|k| 3u32 << (2 * k)),
+                );
+                subsets(&slots, self.widest, 0, 0, &mut |mask| {
+                    if let Some(list) = self.by_key.get(&key(n, mask, word & mask)) {
+                        for probe in list {
+                            let (j, anchor) = (probe.pattern as usize, p - probe.at);
+                            if seen[j] || probe.second.is_some_and(|t| !t.holds(l, anchor)) {
+                                continue;
+                            }
+                            if patterns[j].fires_at(l, probe.variant as usize, anchor) {
+                                seen[j] = true;
+                                out.push(j);
+                            }
                         }
                     }
-                }
+                });
             }
         }
         out.sort_unstable();
         out
+    }
+}
+
+/// Calls `each` with the union of every subset of `slots[from..]` of at most `left` items,
+/// each joined to `mask`.
+fn subsets(slots: &[u32], left: u32, from: usize, mask: u32, each: &mut dyn FnMut(u32)) {
+    each(mask);
+    if left == 0 {
+        return;
+    }
+    for k in from..slots.len() {
+        subsets(slots, left - 1, k + 1, mask | slots[k], each);
     }
 }
 
@@ -477,7 +541,11 @@ mod tests {
     #[test]
     fn two_threes_fire_once_each_way_they_lie() {
         let v = pattern(THREES);
-        let board = Sketch::new(2, 2, &[fact(1, 1, Glyph::Clue(3)), fact(1, 3, Glyph::Clue(3))]);
+        let board = Sketch::new(
+            2,
+            2,
+            &[fact(1, 1, Glyph::Clue(3)), fact(1, 3, Glyph::Clue(3))],
+        );
         let fired = v.firings(&board);
         assert_eq!(fired.len(), 1, "{fired:?}");
         let after = board.run(&v).unwrap();

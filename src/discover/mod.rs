@@ -172,7 +172,10 @@ pub fn discover(
     let sound = |i: usize| {
         let ok = matches!(prove(&pool[i].1), Verdict::Sound { .. });
         if !ok {
-            unsound.lock().expect("no panic holding it").push(pool[i].0.clone());
+            unsound
+                .lock()
+                .expect("no panic holding it")
+                .push(pool[i].0.clone());
         }
         ok
     };

@@ -17,12 +17,12 @@ use super::matcher::{Index, Lattice, Pattern, inside, slot_word};
 use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN};
 use crate::compile::{RuleBook, Stages, Switches};
 use crate::engine::Engine;
-use crate::verify::check_answer;
 use crate::geometry::{Kind, Pos};
 use crate::puzzle::Puzzle;
 use crate::rules::expand::expand_rule;
 use crate::rules::{Glyph, Rule, RuleSet};
 use crate::solve::{Outcome, SolveOptions, Solver};
+use crate::verify::check_answer;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
@@ -120,7 +120,10 @@ impl Fixpoint {
         let words: Vec<(Option<u8>, u32)> = (-ring..rows as i32 + ring)
             .flat_map(|r| (-ring..cols as i32 + ring).map(move |c| Pos::new(2 * r + 1, 2 * c + 1)))
             .map(|p| {
-                let inside = (0..rows as i32).contains(&(p.y / 2)) && (0..cols as i32).contains(&(p.x / 2)) && p.y > 0 && p.x > 0;
+                let inside = (0..rows as i32).contains(&(p.y / 2))
+                    && (0..cols as i32).contains(&(p.x / 2))
+                    && p.y > 0
+                    && p.x > 0;
                 let clue = if inside { fixpoint.clue(p) } else { None };
                 (clue, slot_word(&fixpoint, p))
             })
@@ -172,7 +175,10 @@ impl Lattice for Fixpoint {
     }
     fn cell(&self, at: Pos) -> (Option<u8>, u32) {
         let ring = RING as i32;
-        let (r, c) = ((at.y - 1).div_euclid(2) + ring, (at.x - 1).div_euclid(2) + ring);
+        let (r, c) = (
+            (at.y - 1).div_euclid(2) + ring,
+            (at.x - 1).div_euclid(2) + ring,
+        );
         let w = self.cols as i32 + 2 * ring;
         if (0..self.rows as i32 + 2 * ring).contains(&r) && (0..w).contains(&c) {
             self.words[(r * w + c) as usize]
@@ -311,7 +317,12 @@ impl Scorer {
 
     /// For each pattern of `which`, the puzzles among `among`, not finished, on whose
     /// fixpoint it fires (all patterns at once, puzzle by puzzle in parallel).
-    fn firing_all(&self, patterns: &[Pattern], which: &[usize], among: &[usize]) -> Vec<Vec<usize>> {
+    fn firing_all(
+        &self,
+        patterns: &[Pattern],
+        which: &[usize],
+        among: &[usize],
+    ) -> Vec<Vec<usize>> {
         let index = Index::new(patterns, which);
         let slot: HashMap<usize, usize> = which.iter().enumerate().map(|(k, &j)| (j, k)).collect();
         let per_puzzle: Vec<(usize, Vec<usize>)> = among
@@ -350,7 +361,10 @@ impl Scorer {
         let mut out = Vec::new();
         for &i in affected {
             let mut board = self.boards[i].clone();
-            let key = (board.stride(), self.book.single_loop_rules_apply(&self.puzzles[i]));
+            let key = (
+                board.stride(),
+                self.book.single_loop_rules_apply(&self.puzzles[i]),
+            );
             let mut engine = Engine::new(&self.book, &self.stages[&key]).with_switches(switches);
             if extend(&mut board, &self.fixpoints[i], &mut engine, pattern).is_err() {
                 continue;
@@ -380,7 +394,10 @@ impl Scorer {
             .par_iter()
             .map(|&i| {
                 let mut board = self.boards[i].clone();
-                let key = (board.stride(), self.book.single_loop_rules_apply(&self.puzzles[i]));
+                let key = (
+                    board.stride(),
+                    self.book.single_loop_rules_apply(&self.puzzles[i]),
+                );
                 let mut engine =
                     Engine::new(&self.book, &self.stages[&key]).with_switches(switches);
                 let outcome = match extend(&mut board, &self.fixpoints[i], &mut engine, &pattern) {
@@ -590,7 +607,8 @@ pub fn select(
                         .copied()
                         .filter(|&(p, _)| changed_in[p] <= old.round)
                         .collect();
-                    gains.extend(scorer.gains_on(&patterns[i], &scorer.firing(&patterns[i], &redo)));
+                    gains
+                        .extend(scorer.gains_on(&patterns[i], &scorer.firing(&patterns[i], &redo)));
                     gains.sort();
                     (i, Ledger { round, gains })
                 })

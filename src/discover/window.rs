@@ -197,12 +197,18 @@ impl Window {
             let edges: Option<Vec<u8>> = self
                 .edges
                 .iter()
-                .map(|&e| self.edge_index(self.map_point(symmetry, e)).map(|i| i as u8))
+                .map(|&e| {
+                    self.edge_index(self.map_point(symmetry, e))
+                        .map(|i| i as u8)
+                })
                 .collect();
             let cells: Option<Vec<u8>> = self
                 .cells
                 .iter()
-                .map(|&c| self.cell_index(self.map_point(symmetry, c)).map(|i| i as u8))
+                .map(|&c| {
+                    self.cell_index(self.map_point(symmetry, c))
+                        .map(|i| i as u8)
+                })
                 .collect();
             // A bijection of the edges: the box lands on itself (a long box turned a quarter does not).
             if let (Some(edges), Some(cells)) = (edges, cells) {
