@@ -3,7 +3,8 @@
 //! The file is read back before the command ends: it must parse, every rule must be proved
 //! sound, and every example must pass, or the command fails.
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, RulesArg};
+use super::io::{Io, say};
+use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, RulesArg, TrustArg, io_reason, parse_jobs};
 use crate::discover::enumerate::Options;
 use crate::discover::progress::Progress;
 use crate::discover::{Discovery, Settings, discover};
@@ -13,7 +14,6 @@ use crate::rules::RuleSet;
 use crate::soundness::{Verdict, prove};
 use clap::Args;
 use std::fmt::Write as _;
-use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -51,9 +51,14 @@ pub struct DiscoverArgs {
     /// The rule file's name in DIR (default: `window-RxC.rules`).
     #[arg(long, value_name = "NAME")]
     pub file: Option<String>,
+    /// Run on N threads (default: every core, or RAYON_NUM_THREADS).
+    #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
     /// The current rule set: candidates it derives already are not kept.
     #[command(flatten)]
     pub rules: RulesArg,
+    #[command(flatten)]
+    pub trust: TrustArg,
 }
 
 /// Parses `RxC`.
@@ -97,8 +102,8 @@ fn parse_alphabet(text: &str) -> Result<Alphabet, String> {
 }
 
 /// Runs discovery; returns the exit status.
-pub fn run(args: &DiscoverArgs) -> i32 {
-    let set = match args.rules.set() {
+pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
+    let set = match args.rules.set(io, args.trust) {
         Ok(set) => set,
         Err(status) => return status,
     };
@@ -110,12 +115,12 @@ pub fn run(args: &DiscoverArgs) -> i32 {
                 Ok(bytes) => match parse_all(&name, &bytes) {
                     Ok(puzzles) => Some(puzzles),
                     Err(e) => {
-                        eprintln!("slink: {e}");
+                        say!(io, "slink: {e}");
                         return EXIT_BAD_INPUT;
                     }
                 },
                 Err(e) => {
-                    eprintln!("slink: cannot read {name}: {e}");
+                    say!(io, "slink: cannot read {name}: {}", io_reason(&e));
                     return EXIT_BAD_INPUT;
                 }
             }
@@ -135,7 +140,22 @@ pub fn run(args: &DiscoverArgs) -> i32 {
         colouring: !args.no_colouring,
     };
     let started = Instant::now();
-    let found = discover(&set, &settings, corpus, &Progress::on_terminal());
+    let progress = if io.err_terminal {
+        Progress::shown()
+    } else {
+        Progress::hidden()
+    };
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            say!(io, "slink: cannot start threads: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let found = pool.install(|| discover(&set, &settings, corpus, &progress));
     let file = args
         .file
         .clone()
@@ -143,7 +163,12 @@ pub fn run(args: &DiscoverArgs) -> i32 {
     let path = args.out.join(&file);
     let text = found.file_text(&header(args));
     if let Err(e) = std::fs::create_dir_all(&args.out).and_then(|_| std::fs::write(&path, &text)) {
-        eprintln!("slink: cannot write {}: {e}", path.display());
+        say!(
+            io,
+            "slink: cannot write {}: {}",
+            path.display(),
+            io_reason(&e)
+        );
         return EXIT_BAD_INPUT;
     }
     let problems = read_back(&path.display().to_string(), &text);
@@ -157,7 +182,9 @@ pub fn run(args: &DiscoverArgs) -> i32 {
     for p in &problems {
         let _ = writeln!(out, "error: {p}");
     }
-    let _ = io::stdout().lock().write_all(out.as_bytes());
+    if let Err(status) = io.print(&out) {
+        return status;
+    }
     if problems.is_empty() && found.unsound.is_empty() {
         EXIT_OK
     } else {
