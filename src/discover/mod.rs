@@ -31,6 +31,7 @@ use progress::Progress;
 use rank::{Gain, Scorer};
 use rayon::prelude::*;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// What to discover and how to choose.
@@ -81,7 +82,8 @@ pub struct Discovery {
     pub candidates: usize,
     /// Of those, the ones the rule set derives already.
     pub known: usize,
-    /// Of those, the ones whose premise the rule set finds contradictory.
+    /// Of those, the ones whose premise the rule set finds contradictory, or that the proof
+    /// finds no board for.
     pub impossible: usize,
     /// Candidates that `prove` did not find sound (a bug if ever nonzero).
     pub unsound: Vec<Candidate>,
@@ -168,16 +170,23 @@ pub fn discover(
 
     // Each rule is proved sound before it is kept (the proof is the costly part: only the
     // rules about to be kept pay for it).
+    // A premise no board of the rule's window matches (the local laws of the box could not
+    // see that far) can never fire: it is dropped as impossible, not reported.
     let unsound = std::sync::Mutex::new(Vec::new());
-    let sound = |i: usize| {
-        let ok = matches!(prove(&pool[i].1), Verdict::Sound { .. });
-        if !ok {
+    let never = AtomicUsize::new(0);
+    let sound = |i: usize| match prove(&pool[i].1) {
+        Verdict::Sound { .. } => true,
+        Verdict::NeverFires => {
+            never.fetch_add(1, Ordering::Relaxed);
+            false
+        }
+        _ => {
             unsound
                 .lock()
                 .expect("no panic holding it")
                 .push(pool[i].0.clone());
+            false
         }
-        ok
     };
     let chosen: Vec<(usize, Option<Gain>)> = match corpus {
         Some(puzzles) => {
@@ -218,6 +227,7 @@ pub fn discover(
             .collect(),
     };
     report.unsound = unsound.into_inner().expect("no panic holding it");
+    report.impossible += never.into_inner();
     lap(&mut report, "prove and rank");
 
     let mut taken: HashSet<String> = set.rules.iter().map(|r| r.name.clone()).collect();
