@@ -7,8 +7,8 @@
 //! board and the set's engine propagates them, in turn, until it fires no more: the same
 //! fixpoint as solving with the candidate in the set, without compiling a book per candidate.
 //!
-//! Selection is greedy and lazy: the candidate with the best score (edges gained, then
-//! puzzles) is taken when its score is fresh; a stale score is recomputed first. After each
+//! Selection is greedy and lazy: the candidate with the best score (puzzles finished, then
+//! edges) is taken when its score is fresh; a stale score is recomputed first. After each
 //! pick the puzzles it changed are solved again, and candidates that now fire where they did
 //! not are rescored. Scores of the others are kept as they were: rules seldom gain from one
 //! another, and rescoring all of them each round would cost as much as the first round.
@@ -28,13 +28,13 @@ use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// What adding a rule gains on a corpus.
+/// What adding a rule gains on a corpus; gains compare by puzzles first, then edges.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Gain {
-    /// Edges decided that were not.
-    pub edges: usize,
     /// Puzzles finished that were not.
     pub puzzles: usize,
+    /// Edges decided that were not.
+    pub edges: usize,
 }
 
 impl Gain {
@@ -507,8 +507,8 @@ fn wake(
     for j in woken {
         idle.remove(&j);
         let unknown = Gain {
+            puzzles: usize::MAX,
             edges: usize::MAX,
-            puzzles: 0,
         };
         heap.push((unknown, round.saturating_sub(1), Reverse(j)));
     }
