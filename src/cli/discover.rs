@@ -286,8 +286,18 @@ fn summary(found: &Discovery, seconds: f64) -> String {
             }
         }
     }
-    for c in &found.unsound {
-        let _ = writeln!(out, "error: a candidate was not proved sound: {c:?}");
+    for (c, verdict) in &found.unsound {
+        let why = match verdict {
+            Verdict::Undecided { steps, edges } => {
+                format!("the proof ran out of its budget ({steps} steps, {edges} edges)")
+            }
+            Verdict::NeedsSingleLoop(_) => "it needs the single-loop law".to_string(),
+            _ => "the proof found a counterexample".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "error: a candidate was not proved sound ({why}), and is left out: {c:?}"
+        );
     }
     out
 }

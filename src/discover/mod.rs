@@ -86,7 +86,7 @@ pub struct Discovery {
     /// finds no board for.
     pub impossible: usize,
     /// Candidates that `prove` did not find sound (a bug if ever nonzero).
-    pub unsound: Vec<Candidate>,
+    pub unsound: Vec<(Candidate, Verdict)>,
     /// Candidates without a working example board.
     pub without_examples: usize,
     /// New, sound candidates with examples (before ranking).
@@ -180,11 +180,11 @@ pub fn discover(
             never.fetch_add(1, Ordering::Relaxed);
             false
         }
-        _ => {
+        verdict => {
             unsound
                 .lock()
                 .expect("no panic holding it")
-                .push(pool[i].0.clone());
+                .push((pool[i].0.clone(), verdict));
             false
         }
     };
