@@ -185,7 +185,13 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
     if let Err(status) = io.print(&out) {
         return status;
     }
-    if problems.is_empty() && found.unsound.is_empty() {
+    // A proof that ran out of its budget leaves a candidate out but is no error; a
+    // counterexample to a candidate the laws derived would be a bug.
+    let refuted = found
+        .unsound
+        .iter()
+        .any(|(_, v)| !matches!(v, Verdict::Undecided { .. }));
+    if problems.is_empty() && !refuted {
         EXIT_OK
     } else {
         EXIT_UNSOLVED
@@ -245,7 +251,7 @@ fn summary(found: &Discovery, seconds: f64) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} clue placements searched in {seconds:.1} s: {} minimal candidates; {} derived by the rule set already, {} impossible with it; {} unsound; {} without an example board; {} new",
+        "{} clue placements searched in {seconds:.1} s: {} minimal candidates; {} derived by the rule set already, {} impossible with it; {} not proved; {} without an example board; {} new",
         found.placements,
         found.candidates,
         found.known,
@@ -287,16 +293,17 @@ fn summary(found: &Discovery, seconds: f64) -> String {
         }
     }
     for (c, verdict) in &found.unsound {
-        let why = match verdict {
-            Verdict::Undecided { steps, edges } => {
-                format!("the proof ran out of its budget ({steps} steps, {edges} edges)")
-            }
-            Verdict::NeedsSingleLoop(_) => "it needs the single-loop law".to_string(),
-            _ => "the proof found a counterexample".to_string(),
+        let (level, why) = match verdict {
+            Verdict::Undecided { steps, edges } => (
+                "warning",
+                format!("the proof ran out of its budget ({steps} steps, {edges} edges)"),
+            ),
+            Verdict::NeedsSingleLoop(_) => ("error", "it needs the single-loop law".to_string()),
+            _ => ("error", "the proof found a counterexample".to_string()),
         };
         let _ = writeln!(
             out,
-            "error: a candidate was not proved sound ({why}), and is left out: {c:?}"
+            "{level}: a candidate was not proved sound ({why}) and is left out: {c:?}"
         );
     }
     out
