@@ -35,8 +35,8 @@ pub struct DiscoverArgs {
     /// The level the written rules get (the engine runs cheaper levels to a fixpoint first).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=9))]
     pub level: u32,
-    /// Rank the candidates on this puzzle stream: by how many more edges (then puzzles)
-    /// deduction decides with each one added (search and probing off).
+    /// Rank the candidates on this puzzle stream: by how many more puzzles (then edges)
+    /// deduction finishes with each one added (search and probing off), greedily.
     #[arg(long, value_name = "FILE")]
     pub corpus: Option<PathBuf>,
     /// Keep at most K rules (with a corpus: the K best, chosen greedily).
