@@ -13,6 +13,7 @@ pub mod budget;
 pub mod cli;
 pub mod colouring;
 pub mod compile;
+pub mod discover;
 pub mod engine;
 pub mod examples;
 pub mod explain;

@@ -26,12 +26,14 @@ impl Scratch {
         Scratch(path)
     }
 
-    /// A copy of `rules/` plus the given extra files.
+    /// A copy of the files of `rules/` (not its subdirectories) plus the given extra files.
     fn rules_with(name: &str, extra: &[(&str, &[u8])]) -> Scratch {
         let dir = Scratch::new(name);
         for entry in std::fs::read_dir(root().join("rules")).unwrap() {
             let path = entry.unwrap().path();
-            std::fs::copy(&path, dir.0.join(path.file_name().unwrap())).unwrap();
+            if path.is_file() {
+                std::fs::copy(&path, dir.0.join(path.file_name().unwrap())).unwrap();
+            }
         }
         for (file, bytes) in extra {
             dir.write(file, bytes);

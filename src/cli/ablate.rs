@@ -7,7 +7,7 @@
 //! and run on all available cores; a progress line shows on a terminal when they take long.
 
 use super::io::{Io, say};
-use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg, load_proven};
+use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg};
 use crate::compile::RuleBook;
 use crate::compile::Switches;
 use crate::puzzle::{Puzzle, PuzzleReader};
@@ -35,7 +35,7 @@ pub struct AblateArgs {
 
 /// Runs the ablation; returns the exit status.
 pub fn run(io: &mut Io, args: &AblateArgs) -> i32 {
-    let set = match load_proven(io, args.rules.dir.as_deref(), args.trust) {
+    let set = match args.rules.set(io, args.trust) {
         Ok(set) => set,
         Err(status) => return status,
     };

@@ -3,6 +3,7 @@
 mod ablate;
 mod args;
 mod convert;
+mod discover;
 mod explain;
 mod generate;
 mod input;
@@ -68,6 +69,8 @@ enum RulesCommand {
     Test(RuleDirArg),
     /// For each rule, count the puzzles of a corpus the rules no longer finish without it.
     Ablate(ablate::AblateArgs),
+    /// Find new proven-sound rules in a small window and write them as rule files.
+    Discover(discover::DiscoverArgs),
 }
 
 /// The rule directory of `rules check` and `rules test`.
@@ -277,47 +280,65 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 /// Where the rule set comes from.
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArg {
-    /// Load the rule set from the `*.rules` files of DIR instead of the built-in one.
+    /// Load the rule set from the `*.rules` files of DIR instead of the built-in one; repeat
+    /// to load several directories together, in the order given.
     #[arg(long = "rules", value_name = "DIR")]
-    dir: Option<PathBuf>,
+    dirs: Vec<PathBuf>,
 }
 
 impl RulesArg {
     /// Loads and compiles the chosen rule set, or prints why it cannot; a set read from files
     /// is proven sound first unless `trust` says otherwise.
     fn load(&self, io: &mut Io, trust: TrustArg) -> Result<RuleBook, i32> {
-        load_book(io, self.dir.as_deref(), trust)
+        load_proven(io, &self.dirs, trust).map(RuleBook::new)
+    }
+
+    /// Loads the chosen rule set without compiling it, proven as [`RulesArg::load`] does.
+    fn set(&self, io: &mut Io, trust: TrustArg) -> Result<RuleSet, i32> {
+        load_proven(io, &self.dirs, trust)
     }
 
     /// Whether the rule set is the one built into the binary (proven by the test suite).
     fn is_builtin(&self) -> bool {
-        self.dir.is_none()
+        self.dirs.is_empty()
     }
 }
 
-/// Loads a rule set (built-in when `dir` is None) and expands it; prints diagnostics on failure.
-fn load_book(io: &mut Io, dir: Option<&Path>, trust: TrustArg) -> Result<RuleBook, i32> {
-    load_proven(io, dir, trust).map(RuleBook::new)
-}
-
-/// Loads a rule set (built-in when `dir` is None); one read from files is proven sound rule by
-/// rule and refused when a rule is not (unless `--trust-rules`). Prints why on failure.
-fn load_proven(io: &mut Io, dir: Option<&Path>, trust: TrustArg) -> Result<RuleSet, i32> {
-    let set = load_set(io, dir)?;
-    if let Some(dir) = dir {
-        proof::vet(io, &set, &dir.display().to_string(), trust.trust_rules)?;
+/// Loads a rule set (built-in when `dirs` is empty, else the rules of every directory
+/// together); one read from files is proven sound rule by rule and refused when a rule is not
+/// (unless `--trust-rules`). Prints why on failure.
+fn load_proven<P: AsRef<Path>>(io: &mut Io, dirs: &[P], trust: TrustArg) -> Result<RuleSet, i32> {
+    let set = load_dirs(io, dirs)?;
+    if !dirs.is_empty() {
+        proof::vet(io, &set, &shown(dirs), trust.trust_rules)?;
     }
     Ok(set)
+}
+
+/// The directories as they are named in messages: `a`, `a and b`.
+fn shown<P: AsRef<Path>>(dirs: &[P]) -> String {
+    let names: Vec<String> = dirs
+        .iter()
+        .map(|d| d.as_ref().display().to_string())
+        .collect();
+    names.join(" and ")
 }
 
 /// Loads a rule set (built-in when `dir` is None), without proofs; prints diagnostics on
 /// failure, and warnings about an empty directory and about deducers the set leaves off.
 fn load_set(io: &mut Io, dir: Option<&Path>) -> Result<RuleSet, i32> {
-    let set = match dir {
-        None => RuleSet::builtin(),
-        Some(dir) => match RuleSet::load_dir(dir) {
+    load_dirs(io, dir.as_slice())
+}
+
+/// Loads the rules of several directories together (built-in when there are none), without
+/// proofs; prints diagnostics on failure, and warnings as [`load_set`] does.
+fn load_dirs<P: AsRef<Path>>(io: &mut Io, dirs: &[P]) -> Result<RuleSet, i32> {
+    let set = match dirs {
+        [] => RuleSet::builtin(),
+        _ => match RuleSet::load_dirs(dirs) {
             Ok(set) => {
-                proof::warn_about_contents(io, &set, dir);
+                let paths: Vec<&Path> = dirs.iter().map(AsRef::as_ref).collect();
+                proof::warn_about_contents(io, &set, &paths);
                 set
             }
             Err(e @ LoadError::Io { .. }) => {
@@ -333,7 +354,7 @@ fn load_set(io: &mut Io, dir: Option<&Path>) -> Result<RuleSet, i32> {
                     io,
                     "slink: {n} error{} in the rules of {}",
                     if n == 1 { "" } else { "s" },
-                    dir.display()
+                    shown(dirs)
                 );
                 return Err(EXIT_BAD_INPUT);
             }
@@ -402,6 +423,7 @@ pub fn run_with(args: Vec<OsString>, io: &mut Io) -> i32 {
         Some(Command::Rules(RulesCommand::Check(arg))) => rules_check::run(io, arg.dir()),
         Some(Command::Rules(RulesCommand::Test(arg))) => rules_test::run(io, arg.dir()),
         Some(Command::Rules(RulesCommand::Ablate(args))) => ablate::run(io, &args),
+        Some(Command::Rules(RulesCommand::Discover(args))) => discover::run(io, &args),
         Some(Command::Explain(args)) => explain::run(io, &args),
         Some(Command::Convert(args)) => convert::run(io, &args),
         Some(Command::Gen(args)) => generate::run(io, &args),

@@ -105,11 +105,16 @@ pub fn missing_deducers(set: &RuleSet) -> Vec<Deducer> {
 }
 
 /// Warns (on standard error) about a rule directory without rule files, and about a set that
-/// leaves off deducers the built-in set uses, naming the deducers in use.
-pub fn warn_about_contents(io: &mut Io, set: &RuleSet, dir: &Path) {
-    let shown = dir.display();
+/// leaves off deducers the built-in set uses, naming the deducers in use. Several directories
+/// loaded together are judged as one set.
+pub fn warn_about_contents(io: &mut Io, set: &RuleSet, dirs: &[&Path]) {
+    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    let shown = names.join(" and ");
     if set.rules.is_empty() && set.deducers.is_empty() {
-        let files = crate::rules::rule_files(dir).map_or(0, |f| f.len());
+        let files: usize = dirs
+            .iter()
+            .map(|d| crate::rules::rule_files(d).map_or(0, |f| f.len()))
+            .sum();
         if files == 0 {
             say!(
                 io,

@@ -240,9 +240,20 @@ impl RuleSet {
     /// or a dangling link named `*.rules`, no permission) ends the load with an I/O error
     /// naming it.
     pub fn load_dir(dir: &Path) -> Result<RuleSet, LoadError> {
+        RuleSet::load_dirs(&[dir])
+    }
+
+    /// Loads the `*.rules` files of several directories together as one set: directory by
+    /// directory in the order given, each in file-name order (subdirectories are not read).
+    /// Rule names must be unique across all of them.
+    pub fn load_dirs<P: AsRef<Path>>(dirs: &[P]) -> Result<RuleSet, LoadError> {
+        let mut paths = Vec::new();
+        for dir in dirs {
+            paths.extend(rule_files(dir.as_ref())?);
+        }
         let mut sources = Vec::new();
         let mut not_text = Vec::new();
-        for path in rule_files(dir)? {
+        for path in paths {
             let bytes = std::fs::read(&path).map_err(|source| LoadError::Io {
                 path: path.clone(),
                 source,

@@ -1,0 +1,327 @@
+//! `slink rules discover`: find new proven-sound rules in a small window and write them, with pictures and examples, as a rule file.
+//!
+//! The file is read back before the command ends: it must parse, every rule must be proved
+//! sound, and every example must pass, or the command fails.
+
+use super::io::{Io, say};
+use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, RulesArg, TrustArg, io_reason, parse_jobs};
+use crate::discover::enumerate::Options;
+use crate::discover::progress::Progress;
+use crate::discover::{Discovery, Settings, discover};
+use crate::examples::run_all;
+use crate::puzzle::parse_all;
+use crate::rules::RuleSet;
+use crate::soundness::{Verdict, prove};
+use clap::Args;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Options of `slink rules discover`.
+#[derive(Args, Debug, Clone)]
+pub struct DiscoverArgs {
+    /// The window premises are drawn in: R x C cells, e.g. `2x2` (every smaller box is searched too).
+    #[arg(long, value_name = "RxC", value_parser = parse_window)]
+    pub window: (usize, usize),
+    /// What a premise cell may hold: clue digits 0-3, and `.` for "anything".
+    #[arg(long, value_name = "ALPHABET", default_value = "0123.", value_parser = parse_alphabet)]
+    pub clues: Alphabet,
+    /// The most lines and crosses in a premise (clues are not counted).
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    pub max_facts: usize,
+    /// Derive with the local laws only: no rule that needs the answer to be one loop.
+    #[arg(long)]
+    pub no_single_loop: bool,
+    /// The level the written rules get (the engine runs cheaper levels to a fixpoint first).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=9))]
+    pub level: u32,
+    /// Rank the candidates on this puzzle stream: by how many more puzzles (then edges)
+    /// deduction finishes with each one added (search and probing off), greedily.
+    #[arg(long, value_name = "FILE")]
+    pub corpus: Option<PathBuf>,
+    /// Keep at most K rules (with a corpus: the K best, chosen greedily).
+    #[arg(long, value_name = "K", default_value_t = 60)]
+    pub keep: usize,
+    /// Score the corpus without inside/outside colouring.
+    #[arg(long)]
+    pub no_colouring: bool,
+    /// The directory the rule file is written to (created when missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The rule file's name in DIR (default: `window-RxC.rules`).
+    #[arg(long, value_name = "NAME")]
+    pub file: Option<String>,
+    /// Run on N threads (default: every core, or RAYON_NUM_THREADS).
+    #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    /// The current rule set: candidates it derives already are not kept.
+    #[command(flatten)]
+    pub rules: RulesArg,
+    #[command(flatten)]
+    pub trust: TrustArg,
+}
+
+/// Parses `RxC`.
+fn parse_window(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{text}`: give the window as RxC, e.g. 2x2");
+    let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (r, c): (usize, usize) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+    if r.max(c) > 4 || r.min(c) > 3 {
+        return Err(format!(
+            "`{text}`: windows up to 3x4 cells (a window's edges must fit in 64)"
+        ));
+    }
+    Ok((r, c))
+}
+
+/// What a premise cell may hold: clues, and `None` for anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alphabet(pub Vec<Option<u8>>);
+
+/// Parses a clue alphabet such as `0123.`.
+fn parse_alphabet(text: &str) -> Result<Alphabet, String> {
+    let mut out = Vec::new();
+    for ch in text.chars() {
+        let item = match ch {
+            '0'..='3' => Some(ch as u8 - b'0'),
+            '.' | '-' => None,
+            _ => {
+                return Err(format!(
+                    "`{ch}` is not a clue: use the digits 0-3 and `.` for anything"
+                ));
+            }
+        };
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    if out.is_empty() {
+        return Err("give at least one of 0-3 or `.`".to_string());
+    }
+    Ok(Alphabet(out))
+}
+
+/// Runs discovery; returns the exit status.
+pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
+    let set = match args.rules.set(io, args.trust) {
+        Ok(set) => set,
+        Err(status) => return status,
+    };
+    let corpus = match &args.corpus {
+        None => None,
+        Some(path) => {
+            let name = path.display().to_string();
+            match std::fs::read(path) {
+                Ok(bytes) => match parse_all(&name, &bytes) {
+                    Ok(puzzles) => Some(puzzles),
+                    Err(e) => {
+                        say!(io, "slink: {e}");
+                        return EXIT_BAD_INPUT;
+                    }
+                },
+                Err(e) => {
+                    say!(io, "slink: cannot read {name}: {}", io_reason(&e));
+                    return EXIT_BAD_INPUT;
+                }
+            }
+        }
+    };
+    let (rows, cols) = args.window;
+    let settings = Settings {
+        enumerate: Options {
+            rows,
+            cols,
+            alphabet: args.clues.0.clone(),
+            max_facts: args.max_facts,
+            single_loop: !args.no_single_loop,
+        },
+        level: args.level,
+        keep: args.keep,
+        colouring: !args.no_colouring,
+    };
+    let started = Instant::now();
+    let progress = if io.err_terminal {
+        Progress::shown()
+    } else {
+        Progress::hidden()
+    };
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            say!(io, "slink: cannot start threads: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let found = pool.install(|| discover(&set, &settings, corpus, &progress));
+    let file = args
+        .file
+        .clone()
+        .unwrap_or_else(|| format!("window-{rows}x{cols}.rules"));
+    let path = args.out.join(&file);
+    let text = found.file_text(&header(args));
+    if let Err(e) = std::fs::create_dir_all(&args.out).and_then(|_| std::fs::write(&path, &text)) {
+        say!(
+            io,
+            "slink: cannot write {}: {}",
+            path.display(),
+            io_reason(&e)
+        );
+        return EXIT_BAD_INPUT;
+    }
+    let problems = read_back(&path.display().to_string(), &text);
+    let mut out = summary(&found, started.elapsed().as_secs_f64());
+    let _ = writeln!(
+        out,
+        "wrote {} rules to {}",
+        found.rules.len(),
+        path.display()
+    );
+    for p in &problems {
+        let _ = writeln!(out, "error: {p}");
+    }
+    if let Err(status) = io.print(&out) {
+        return status;
+    }
+    // A proof that ran out of its budget leaves a candidate out but is no error; a
+    // counterexample to a candidate the laws derived would be a bug.
+    let refuted = found
+        .unsound
+        .iter()
+        .any(|(_, v)| !matches!(v, Verdict::Undecided { .. }));
+    if problems.is_empty() && !refuted {
+        EXIT_OK
+    } else {
+        EXIT_UNSOLVED
+    }
+}
+
+/// The comment on top of the file: how it was made, so that it can be made again.
+fn header(args: &DiscoverArgs) -> String {
+    let alphabet: String = args
+        .clues
+        .0
+        .iter()
+        .map(|c| c.map_or('.', |n| (b'0' + n) as char))
+        .collect();
+    let mut command = format!(
+        "slink rules discover --window {}x{} --clues {alphabet} --max-facts {} --level {} --keep {}",
+        args.window.0, args.window.1, args.max_facts, args.level, args.keep
+    );
+    if args.no_single_loop {
+        command.push_str(" --no-single-loop");
+    }
+    if let Some(c) = &args.corpus {
+        let _ = write!(command, " --corpus {}", c.display());
+    }
+    if args.no_colouring {
+        command.push_str(" --no-colouring");
+    }
+    format!(
+        "Rules found by slink's rule discovery, each proved sound by `slink rules check`.\n\
+         Made with:\n  {command} --out DIR\n\
+         (plus the --rules directories of the rule set they add to)."
+    )
+}
+
+/// Parses the written file and checks every rule: sound, and every example passing.
+fn read_back(name: &str, text: &str) -> Vec<String> {
+    let set = match RuleSet::from_sources(&[(name, text)]) {
+        Ok(set) => set,
+        Err(diagnostics) => return diagnostics.iter().map(|d| d.to_string()).collect(),
+    };
+    let mut problems = Vec::new();
+    for rule in &set.rules {
+        if !matches!(prove(rule), Verdict::Sound { .. }) {
+            problems.push(format!("rule `{}` is not proved sound", rule.name));
+        }
+    }
+    for result in run_all(&set).results {
+        if !result.outcome.passed() {
+            problems.push(result.headline());
+        }
+    }
+    problems
+}
+
+/// The report printed at the end.
+fn summary(found: &Discovery, seconds: f64) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} clue placements searched in {seconds:.1} s: {} minimal candidates; {} derived by the rule set already, {} impossible with it; {} not proved; {} without an example board; {} new",
+        found.placements,
+        found.candidates,
+        found.known,
+        found.impossible,
+        found.unsound.len(),
+        found.without_examples,
+        found.new
+    );
+    let timings: Vec<String> = found
+        .timings
+        .iter()
+        .map(|(name, secs)| format!("{name} {secs:.1} s"))
+        .collect();
+    let _ = writeln!(out, "stages: {}", timings.join(", "));
+    if let Some(c) = found.corpus {
+        let _ = writeln!(
+            out,
+            "corpus of {} puzzles, deduction only: {} solved and {} edges decided before, {} solved and {} edges decided with the {} rules kept",
+            c.puzzles,
+            c.solved_before,
+            c.decided_before,
+            c.solved_after,
+            c.decided_after,
+            found.rules.len()
+        );
+    }
+    for f in &found.rules {
+        match f.gain {
+            Some(g) => {
+                let _ = writeln!(
+                    out,
+                    "  {:<28} +{} edges, +{} puzzles",
+                    f.rule.name, g.edges, g.puzzles
+                );
+            }
+            None => {
+                let _ = writeln!(out, "  {}", f.rule.name);
+            }
+        }
+    }
+    for (c, verdict) in &found.unsound {
+        let (level, why) = match verdict {
+            Verdict::Undecided { steps, edges } => (
+                "warning",
+                format!("the proof ran out of its budget ({steps} steps, {edges} edges)"),
+            ),
+            Verdict::NeedsSingleLoop(_) => ("error", "it needs the single-loop law".to_string()),
+            _ => ("error", "the proof found a counterexample".to_string()),
+        };
+        let _ = writeln!(
+            out,
+            "{level}: a candidate was not proved sound ({why}) and is left out: {c:?}"
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_and_alphabets() {
+        assert_eq!(parse_window("2x3"), Ok((2, 3)));
+        assert!(parse_window("2").is_err());
+        assert!(parse_window("5x5").is_err());
+        assert_eq!(
+            parse_alphabet("3.1"),
+            Ok(Alphabet(vec![Some(3), None, Some(1)]))
+        );
+        assert!(parse_alphabet("4").is_err());
+    }
+}

@@ -1,0 +1,473 @@
+//! The local laws of a window and the facts they force: which edges every assignment obeying the laws and matching a premise shares.
+//!
+//! The laws are those `rules check` proves rules under (see [`crate::soundness`]): a clue cell
+//! has exactly its clue's number of lines, every box dot has 0 or 2, and, with the single-loop
+//! law, the window's lines close no cycle. (The outer end of an exit touches one window edge
+//! only, so its "at most 2" law never bites.)
+//!
+//! Two ways to find the forced facts, with the same answers:
+//! - a *table*: every assignment of a window without clues is listed once as a `u64` mask;
+//!   the assignments of a clue placement are filtered from it, and a premise's are filtered
+//!   again (what the premise search does incrementally). Used while the table stays small
+//!   (up to 2x3 boxes);
+//! - a *search*: backtracking that finds one assignment, then tries each edge the other way
+//!   (an assignment found that way clears every edge on which it differs): the backbone of
+//!   the premise. Used for larger boxes.
+
+use super::window::Window;
+
+/// Clues of a box's cells, row by row: `Some(n)`, or `None` for "anything".
+pub type Placement = Vec<Option<u8>>;
+
+/// A premise's edge facts, or the facts that follow: masks of lines and crosses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Edges {
+    /// Edges that are lines.
+    pub lines: u64,
+    /// Edges that are crosses.
+    pub crosses: u64,
+}
+
+impl Edges {
+    /// Both masks together.
+    pub fn decided(self) -> u64 {
+        self.lines | self.crosses
+    }
+
+    /// Whether every fact of `self` is a fact of `other`.
+    pub fn within(self, other: Edges) -> bool {
+        self.lines & !other.lines == 0 && self.crosses & !other.crosses == 0
+    }
+
+    /// The facts of `self` that `other` does not have.
+    pub fn minus(self, other: Edges) -> Edges {
+        Edges {
+            lines: self.lines & !other.lines,
+            crosses: self.crosses & !other.crosses,
+        }
+    }
+
+    /// Number of facts.
+    pub fn count(self) -> u32 {
+        self.lines.count_ones() + self.crosses.count_ones()
+    }
+}
+
+/// The most assignments a blank-window table may hold before the search is used instead.
+pub const TABLE_LIMIT: usize = 1 << 21;
+
+/// The most assignments of one clue placement the search lists (beyond, premises are
+/// searched one by one).
+pub const PLACEMENT_LIMIT: usize = 1 << 16;
+
+/// The local laws of one window.
+#[derive(Clone, Debug)]
+pub struct Laws {
+    /// The window.
+    pub window: Window,
+    /// Whether the single-loop law applies.
+    pub single_loop: bool,
+    /// Every assignment of the window without clues, when there are at most [`TABLE_LIMIT`].
+    table: Option<Vec<u64>>,
+}
+
+impl Laws {
+    /// The laws of a window; lists its blank assignments when they are few enough.
+    pub fn new(window: Window, single_loop: bool) -> Laws {
+        let mut laws = Laws {
+            window,
+            single_loop,
+            table: None,
+        };
+        let blank = vec![None; laws.window.cells.len()];
+        let mut all = Vec::new();
+        let complete = Search::new(&laws, &blank).each(Edges::default(), &mut |a| {
+            all.push(a);
+            all.len() <= TABLE_LIMIT
+        });
+        if complete {
+            laws.table = Some(all);
+        }
+        laws
+    }
+
+    /// Whether a table is in use.
+    pub fn has_table(&self) -> bool {
+        self.table.is_some()
+    }
+
+    /// The assignments of a clue placement: filtered from the table, or listed by the search
+    /// when there are at most [`PLACEMENT_LIMIT`]; `None` when there are more.
+    pub fn assignments(&self, placement: &Placement) -> Option<Vec<u64>> {
+        let Some(table) = self.table.as_ref() else {
+            let mut list = Vec::new();
+            let complete = Search::new(self, placement).each(Edges::default(), &mut |a| {
+                list.push(a);
+                list.len() <= PLACEMENT_LIMIT
+            });
+            return complete.then_some(list);
+        };
+        let clues: Vec<(u64, u32)> = self
+            .window
+            .cell_masks
+            .iter()
+            .zip(placement)
+            .filter_map(|(&m, c)| c.map(|n| (m, u32::from(n))))
+            .collect();
+        Some(
+            table
+                .iter()
+                .copied()
+                .filter(|a| clues.iter().all(|&(m, n)| (a & m).count_ones() == n))
+                .collect(),
+        )
+    }
+
+    /// Every fact forced by a premise, searched for without listing assignments.
+    pub fn backbone(&self, placement: &Placement, premise: Edges) -> Option<Edges> {
+        Search::new(self, placement).backbone(premise)
+    }
+
+    /// Every fact forced by a clue placement and edge premise (the premise included), or `None`
+    /// when no assignment obeys the laws and matches.
+    pub fn closure(&self, placement: &Placement, premise: Edges) -> Option<Edges> {
+        match &self.table {
+            Some(_) => {
+                let list = self.assignments(placement)?;
+                closure_of(&list, premise, self.window.all_edges())
+            }
+            None => self.backbone(placement, premise),
+        }
+    }
+}
+
+/// The assignments of `list` that match a premise.
+pub fn matching(list: &[u64], premise: Edges) -> Vec<u64> {
+    list.iter()
+        .copied()
+        .filter(|&a| a & premise.lines == premise.lines && a & premise.crosses == 0)
+        .collect()
+}
+
+/// Every fact shared by the assignments of `list` that match `premise`, within `all`.
+pub fn closure_of(list: &[u64], premise: Edges, all: u64) -> Option<Edges> {
+    let (mut lines, mut crosses, mut any) = (all, all, false);
+    for &a in list {
+        if a & premise.lines == premise.lines && a & premise.crosses == 0 {
+            lines &= a;
+            crosses &= !a;
+            any = true;
+        }
+    }
+    any.then_some(Edges { lines, crosses })
+}
+
+/// Every fact shared by all of `list` (each already matching the premise), within `all`.
+pub fn shared(list: &[u64], all: u64) -> Option<Edges> {
+    let (mut lines, mut crosses) = (all, all);
+    for &a in list {
+        lines &= a;
+        crosses &= !a;
+    }
+    (!list.is_empty()).then_some(Edges { lines, crosses })
+}
+
+/// A law over some edges.
+#[derive(Clone, Copy, Debug)]
+enum Law {
+    /// Exactly this many lines (a clue).
+    Exactly(u8),
+    /// 0 or 2 lines (a box dot).
+    ZeroOrTwo,
+}
+
+/// Backtracking over the assignments of a window with a clue placement.
+struct Search<'a> {
+    laws: &'a Laws,
+    /// Each law and its edges.
+    rules: Vec<(Law, u64)>,
+    /// For each edge, the laws it takes part in.
+    by_edge: Vec<Vec<usize>>,
+}
+
+impl<'a> Search<'a> {
+    fn new(laws: &'a Laws, placement: &Placement) -> Search<'a> {
+        let w = &laws.window;
+        let mut rules: Vec<(Law, u64)> = w.dot_masks.iter().map(|&m| (Law::ZeroOrTwo, m)).collect();
+        for (&m, clue) in w.cell_masks.iter().zip(placement) {
+            if let Some(n) = clue {
+                rules.push((Law::Exactly(*n), m));
+            }
+        }
+        let mut by_edge = vec![Vec::new(); w.edge_count()];
+        for (l, &(_, m)) in rules.iter().enumerate() {
+            for (e, list) in by_edge.iter_mut().enumerate() {
+                if m >> e & 1 == 1 {
+                    list.push(l);
+                }
+            }
+        }
+        Search {
+            laws,
+            rules,
+            by_edge,
+        }
+    }
+
+    /// Calls `visit` with every assignment matching `premise`, until it returns false; returns
+    /// whether every assignment was visited.
+    fn each(&self, premise: Edges, visit: &mut dyn FnMut(u64) -> bool) -> bool {
+        let mut state = State {
+            lines: self.rules.iter().map(|_| 0).collect(),
+            open: self
+                .rules
+                .iter()
+                .map(|&(_, m)| m.count_ones() as u8)
+                .collect(),
+        };
+        let n = self.laws.window.edge_count();
+        // Fixed edges first, so the laws see them before the search branches.
+        for e in 0..n {
+            let bit = 1u64 << e;
+            if premise.decided() & bit != 0 && !self.set(&mut state, e, premise.lines & bit != 0) {
+                return true;
+            }
+        }
+        self.run(0, premise, premise.lines, &mut state, visit)
+    }
+
+    fn run(
+        &self,
+        e: usize,
+        premise: Edges,
+        value: u64,
+        state: &mut State,
+        visit: &mut dyn FnMut(u64) -> bool,
+    ) -> bool {
+        let n = self.laws.window.edge_count();
+        if e == n {
+            if self.laws.single_loop && self.laws.window.has_cycle(value) {
+                return true;
+            }
+            return visit(value);
+        }
+        if premise.decided() >> e & 1 == 1 {
+            return self.run(e + 1, premise, value, state, visit);
+        }
+        for line in [false, true] {
+            let ok = self.set(state, e, line);
+            let go_on = !ok || {
+                let v = if line { value | 1 << e } else { value };
+                self.run(e + 1, premise, v, state, visit)
+            };
+            self.unset(state, e, line);
+            if !go_on {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Decides edge `e`; returns whether its laws can still hold.
+    fn set(&self, state: &mut State, e: usize, line: bool) -> bool {
+        let mut ok = true;
+        for &l in &self.by_edge[e] {
+            state.open[l] -= 1;
+            state.lines[l] += line as u8;
+            let (lines, open) = (state.lines[l], state.open[l]);
+            ok &= match self.rules[l].0 {
+                Law::Exactly(n) => lines <= n && lines + open >= n,
+                Law::ZeroOrTwo => lines <= 2 && (lines != 1 || open > 0),
+            };
+        }
+        ok
+    }
+
+    fn unset(&self, state: &mut State, e: usize, line: bool) {
+        for &l in &self.by_edge[e] {
+            state.open[l] += 1;
+            state.lines[l] -= line as u8;
+        }
+    }
+
+    /// One assignment matching `premise`.
+    fn find(&self, premise: Edges) -> Option<u64> {
+        let mut found = None;
+        self.each(premise, &mut |a| {
+            found = Some(a);
+            false
+        });
+        found
+    }
+
+    /// Every fact forced by `premise`: find one assignment, then try each other edge the
+    /// other way.
+    fn backbone(&self, premise: Edges) -> Option<Edges> {
+        let first = self.find(premise)?;
+        let all = self.laws.window.all_edges();
+        let mut open = all & !premise.decided();
+        let mut forced = premise;
+        while open != 0 {
+            let e = open.trailing_zeros();
+            let bit = 1u64 << e;
+            let other = if first & bit != 0 {
+                Edges {
+                    crosses: premise.crosses | bit,
+                    ..premise
+                }
+            } else {
+                Edges {
+                    lines: premise.lines | bit,
+                    ..premise
+                }
+            };
+            match self.find(other) {
+                Some(a) => open &= !(a ^ first),
+                None => {
+                    if first & bit != 0 {
+                        forced.lines |= bit;
+                    } else {
+                        forced.crosses |= bit;
+                    }
+                }
+            }
+            open &= !bit;
+        }
+        Some(forced)
+    }
+}
+
+/// Running counts of the search: per law, decided lines and undecided edges.
+struct State {
+    lines: Vec<u8>,
+    open: Vec<u8>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Pos;
+
+    fn bit(w: &Window, y: i32, x: i32) -> u64 {
+        1 << w.edge_index(Pos::new(y, x)).unwrap()
+    }
+
+    #[test]
+    fn blank_tables_count_the_dot_law_assignments() {
+        // Counted independently: subsets of the window's edges with 0 or 2 at every box dot.
+        assert_eq!(
+            Laws::new(Window::new(0, 0).unwrap(), false)
+                .table
+                .unwrap()
+                .len(),
+            7
+        );
+        assert_eq!(
+            Laws::new(Window::new(1, 1).unwrap(), false)
+                .table
+                .unwrap()
+                .len(),
+            161
+        );
+        assert_eq!(
+            Laws::new(Window::new(1, 2).unwrap(), false)
+                .table
+                .unwrap()
+                .len(),
+            1033
+        );
+        assert_eq!(
+            Laws::new(Window::new(2, 2).unwrap(), false)
+                .table
+                .unwrap()
+                .len(),
+            11929
+        );
+    }
+
+    #[test]
+    fn a_three_with_two_crosses_forces_its_other_sides() {
+        let laws = Laws::new(Window::new(1, 1).unwrap(), false);
+        let w = &laws.window;
+        let premise = Edges {
+            lines: 0,
+            crosses: bit(w, 0, 1),
+        };
+        let got = laws.closure(&vec![Some(3)], premise).unwrap();
+        for (y, x) in [(1, 0), (1, 2), (2, 1)] {
+            assert_ne!(got.lines & bit(w, y, x), 0);
+        }
+        // The bottom corners have their two lines: their exits are crosses. The top corners
+        // have one line each and two ways on: nothing more.
+        for (y, x) in [(3, 0), (2, -1), (3, 2), (2, 3)] {
+            assert_ne!(got.crosses & bit(w, y, x), 0, "({y}, {x})");
+        }
+        assert_eq!(got.count(), 8);
+        // A 3 with two crosses can never be.
+        let two = Edges {
+            lines: 0,
+            crosses: bit(w, 0, 1) | bit(w, 2, 1),
+        };
+        assert_eq!(laws.closure(&vec![Some(3)], two), None);
+    }
+
+    #[test]
+    fn table_and_search_agree() {
+        let table = Laws::new(Window::new(1, 2).unwrap(), true);
+        assert!(table.has_table());
+        let mut search = table.clone();
+        search.table = None;
+        let w = &table.window;
+        let placements = [
+            vec![Some(3), None],
+            vec![Some(2), Some(1)],
+            vec![None, None],
+            vec![Some(1), Some(1)],
+        ];
+        let premises = [
+            Edges::default(),
+            Edges {
+                lines: bit(w, 0, 1),
+                crosses: bit(w, 1, 4),
+            },
+            Edges {
+                lines: bit(w, 1, 0) | bit(w, 0, 1),
+                crosses: bit(w, 2, 3),
+            },
+            Edges {
+                lines: 0,
+                crosses: bit(w, -1, 0) | bit(w, 0, -1),
+            },
+        ];
+        for p in &placements {
+            for &premise in &premises {
+                assert_eq!(
+                    table.closure(p, premise),
+                    search.closure(p, premise),
+                    "{p:?} {premise:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_single_loop_law_forbids_closing_a_cell() {
+        let w = Window::new(1, 1).unwrap();
+        let u = bit(&w, 0, 1) | bit(&w, 1, 0) | bit(&w, 1, 2);
+        let premise = Edges {
+            lines: u,
+            crosses: 0,
+        };
+        let plain = Laws::new(w.clone(), false);
+        let looped = Laws::new(w.clone(), true);
+        let blank = vec![None];
+        assert_eq!(
+            plain.closure(&blank, premise).unwrap().crosses & bit(&w, 2, 1),
+            0
+        );
+        assert_ne!(
+            looped.closure(&blank, premise).unwrap().crosses & bit(&w, 2, 1),
+            0
+        );
+    }
+}

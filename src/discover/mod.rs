@@ -1,0 +1,271 @@
+//! Rule discovery (`slink rules discover`): enumerate premises in a small window, keep the proven-sound, minimal ones the current rules cannot derive, rank them on a corpus and write them as rule files.
+//!
+//! The stages, each in its own module:
+//! 1. [`enumerate`]: every box up to the window, every clue placement and premise of a few
+//!    lines and crosses; what each forces under the local laws ([`laws`], on a [`window`]);
+//!    the minimal, canonical ones that force something are the candidates;
+//! 2. [`novelty`]: candidates the current rule set (rules and loop closure) derives from the
+//!    premise alone are dropped;
+//! 3. each survivor is given an example and a quiet board ([`rulefile`]);
+//! 4. [`rank`]: with a corpus, a greedy choice of the best few by the edges and puzzles they
+//!    add to deduction (search and probing off); [`matcher`] finds where a rule fires. Each
+//!    rule is proved sound by [`crate::soundness::prove`], the checker behind `rules check`,
+//!    before it is kept;
+//! 5. [`rulefile`]: names, descriptions and pictures, written as one rule file.
+
+pub mod enumerate;
+pub mod laws;
+pub mod matcher;
+pub mod novelty;
+pub mod progress;
+pub mod rank;
+pub mod rulefile;
+pub mod window;
+
+use crate::puzzle::Puzzle;
+use crate::rules::{Rule, RuleSet};
+use crate::soundness::{Verdict, prove};
+use enumerate::Candidate;
+use novelty::{Derived, Known};
+use progress::Progress;
+use rank::{Gain, Scorer};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// What to discover and how to choose.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The window, alphabet, premise size and laws.
+    pub enumerate: enumerate::Options,
+    /// The level the written rules get.
+    pub level: u32,
+    /// The most rules to keep.
+    pub keep: usize,
+    /// Whether the corpus is scored with colouring on.
+    pub colouring: bool,
+}
+
+/// A rule found and kept.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The rule, named, with its example and quiet board.
+    pub rule: Rule,
+    /// The candidate it was made from.
+    pub candidate: Candidate,
+    /// What it added on the corpus when it was picked.
+    pub gain: Option<Gain>,
+}
+
+/// The corpus before and after the kept rules were added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CorpusFigures {
+    /// Puzzles in the corpus.
+    pub puzzles: usize,
+    /// Puzzles deduction finishes, with the rule set alone.
+    pub solved_before: usize,
+    /// Edges decided, with the rule set alone.
+    pub decided_before: usize,
+    /// Puzzles deduction finishes, with the kept rules added.
+    pub solved_after: usize,
+    /// Edges decided, with the kept rules added.
+    pub decided_after: usize,
+}
+
+/// What a discovery run found, stage by stage.
+#[derive(Clone, Debug, Default)]
+pub struct Discovery {
+    /// Clue placements searched (over every box, up to symmetry).
+    pub placements: usize,
+    /// Minimal, canonical candidates that force something.
+    pub candidates: usize,
+    /// Of those, the ones the rule set derives already.
+    pub known: usize,
+    /// Of those, the ones whose premise the rule set finds contradictory, or that the proof
+    /// finds no board for.
+    pub impossible: usize,
+    /// Candidates that `prove` did not find sound (a bug if ever nonzero).
+    pub unsound: Vec<(Candidate, Verdict)>,
+    /// Candidates without a working example board.
+    pub without_examples: usize,
+    /// New, sound candidates with examples (before ranking).
+    pub new: usize,
+    /// Corpus figures, when a corpus ranked them.
+    pub corpus: Option<CorpusFigures>,
+    /// The rules kept, best first with a corpus, else in enumeration order.
+    pub rules: Vec<Found>,
+    /// Seconds each stage took, in order.
+    pub timings: Vec<(&'static str, f64)>,
+}
+
+/// Runs discovery against a rule set, ranking on `corpus` when one is given.
+pub fn discover(
+    set: &RuleSet,
+    settings: &Settings,
+    corpus: Option<Vec<Puzzle>>,
+    progress: &Progress,
+) -> Discovery {
+    let mut report = Discovery::default();
+    let mut clock = Instant::now();
+    let mut lap = |report: &mut Discovery, name: &'static str| {
+        report.timings.push((name, clock.elapsed().as_secs_f64()));
+        clock = Instant::now();
+    };
+    let jobs = enumerate::plan(&settings.enumerate);
+    report.placements = jobs.iter().map(|j| j.placements.len()).sum();
+    let stage = progress.stage("enumerate", report.placements);
+    let candidates = enumerate::enumerate(&jobs, settings.enumerate.max_facts, &|| stage.tick());
+    stage.done();
+    report.candidates = candidates.len();
+    lap(&mut report, "enumerate");
+
+    let known = Known::new(set);
+    let stage = progress.stage("novelty", candidates.len());
+    let derived: Vec<Derived> = candidates
+        .par_iter()
+        .map(|c| {
+            let d = known.derive(c);
+            stage.tick();
+            d
+        })
+        .collect();
+    stage.done();
+    report.known = derived.iter().filter(|&&d| d == Derived::All).count();
+    report.impossible = derived
+        .iter()
+        .filter(|&&d| d == Derived::Contradiction)
+        .count();
+    let fresh: Vec<Candidate> = candidates
+        .into_iter()
+        .zip(derived)
+        .filter(|(_, d)| *d == Derived::Part)
+        .map(|(c, _)| c)
+        .collect();
+    lap(&mut report, "novelty");
+
+    let stage = progress.stage("examples", fresh.len());
+    let with_examples: Vec<Option<Rule>> = fresh
+        .par_iter()
+        .map(|c| {
+            let mut rule = rulefile::bare_rule(c, "candidate", settings.level);
+            let found = rulefile::examples(&rule, c).map(|(e, q)| {
+                rule.examples = vec![e, q];
+                rule
+            });
+            stage.tick();
+            found
+        })
+        .collect();
+    stage.done();
+    let mut pool: Vec<(Candidate, Rule)> = Vec::new();
+    for (c, rule) in fresh.into_iter().zip(with_examples) {
+        match rule {
+            Some(rule) => pool.push((c, rule)),
+            None => report.without_examples += 1,
+        }
+    }
+    report.new = pool.len();
+    lap(&mut report, "examples");
+
+    // Each rule is proved sound before it is kept (the proof is the costly part: only the
+    // rules about to be kept pay for it).
+    // A premise no board of the rule's window matches (the local laws of the box could not
+    // see that far) can never fire: it is dropped as impossible, not reported.
+    let unsound = std::sync::Mutex::new(Vec::new());
+    let never = AtomicUsize::new(0);
+    let sound = |i: usize| match prove(&pool[i].1) {
+        Verdict::Sound { .. } => true,
+        Verdict::NeverFires => {
+            never.fetch_add(1, Ordering::Relaxed);
+            false
+        }
+        verdict => {
+            unsound
+                .lock()
+                .expect("no panic holding it")
+                .push((pool[i].0.clone(), verdict));
+            false
+        }
+    };
+    let chosen: Vec<(usize, Option<Gain>)> = match corpus {
+        Some(puzzles) => {
+            let stage = progress.stage("solve", 1);
+            let mut scorer = Scorer::new(set.clone(), puzzles, settings.colouring);
+            stage.done();
+            let (solved_before, decided_before) = scorer.totals();
+            let rules: Vec<Rule> = pool.iter().map(|(_, r)| r.clone()).collect();
+            let stage = progress.stage("score", rules.len());
+            let picks = rank::select(
+                &mut scorer,
+                &rules,
+                settings.keep,
+                &sound,
+                &|scored, picked| {
+                    stage.set(scored);
+                    stage.note(format!("{picked} picked"));
+                },
+            );
+            stage.done();
+            let (solved_after, decided_after) = scorer.totals();
+            report.corpus = Some(CorpusFigures {
+                puzzles: scorer.len(),
+                solved_before,
+                decided_before,
+                solved_after,
+                decided_after,
+            });
+            picks
+                .into_iter()
+                .map(|p| (p.candidate, Some(p.gain)))
+                .collect()
+        }
+        None => (0..pool.len())
+            .filter(|&i| sound(i))
+            .take(settings.keep)
+            .map(|i| (i, None))
+            .collect(),
+    };
+    report.unsound = unsound.into_inner().expect("no panic holding it");
+    report.impossible += never.into_inner();
+    lap(&mut report, "prove and rank");
+
+    let mut taken: HashSet<String> = set.rules.iter().map(|r| r.name.clone()).collect();
+    for (i, gain) in chosen {
+        let (candidate, mut rule) = pool[i].clone();
+        let base = rulefile::base_name(&candidate);
+        rule.name = (1..)
+            .map(|k| format!("{base}-{k}"))
+            .find(|n| !taken.contains(n))
+            .expect("some number is free");
+        taken.insert(rule.name.clone());
+        report.rules.push(Found {
+            rule,
+            candidate,
+            gain,
+        });
+    }
+    report
+}
+
+impl Discovery {
+    /// The rule file of the rules kept, under a header of comment lines.
+    pub fn file_text(&self, header: &str) -> String {
+        let mut out = String::new();
+        for line in header.lines() {
+            out.push_str(&format!("# {line}\n").replace("# \n", "#\n"));
+        }
+        for found in &self.rules {
+            out.push('\n');
+            let comment = match found.gain {
+                Some(g) => format!(
+                    "Picked with {} more edges and {} more puzzles decided on the corpus.",
+                    g.edges, g.puzzles
+                ),
+                None => String::new(),
+            };
+            out.push_str(&rulefile::rule_text(&found.rule, &comment));
+        }
+        out
+    }
+}

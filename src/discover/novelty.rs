@@ -1,0 +1,160 @@
+//! Whether a rule set already derives a candidate: its rules (and loop closure, when it uses it) run to a fixpoint on the candidate's premise, drawn in the middle of an otherwise empty board.
+//!
+//! The premise sits [`PAD`] cells from the board's border on every side, so the border's
+//! off-grid edges cannot help. One far clue, a 1 in the bottom-right cell, keeps loop closure
+//! honest: without any clue, any small loop would "finish the whole answer" and loop closure
+//! would never cross an edge. Colouring, probing and search stay off: a discovered rule is
+//! meant to add to the cheap deductions.
+
+use super::enumerate::Candidate;
+use crate::board::{Board, CROSS, LINE, Reason, Tracking};
+use crate::compile::{RuleBook, Stages, Switches};
+use crate::engine::Engine;
+use crate::geometry::Pos;
+use crate::puzzle::Puzzle;
+use crate::rules::{Deducer, Glyph, RuleSet};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Empty cells between a premise's box and the board's border.
+pub const PAD: usize = 4;
+
+/// A rule set ready to tell which candidates it already derives.
+pub struct Known {
+    book: RuleBook,
+    stages: Mutex<HashMap<usize, Arc<Stages>>>,
+}
+
+/// What the rule set makes of a candidate's premise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Derived {
+    /// Every fact of the conclusion.
+    All,
+    /// Some facts of the conclusion are left unknown.
+    Part,
+    /// The rules find a contradiction: the premise cannot occur in a puzzle.
+    Contradiction,
+}
+
+impl Known {
+    /// The rules of a set, with loop closure when the set uses it (no other deducer).
+    pub fn new(set: &RuleSet) -> Known {
+        let mut set = set.clone();
+        set.deducers.retain(|&d| d == Deducer::LoopClosure);
+        Known {
+            book: RuleBook::new(set),
+            stages: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// What the rules derive from a candidate's premise.
+    pub fn derive(&self, c: &Candidate) -> Derived {
+        let (rows, cols) = (c.rows + 2 * PAD, c.cols.max(1) + 2 * PAD);
+        let mut puzzle = Puzzle {
+            rows,
+            cols,
+            clues: vec![None; rows * cols],
+        };
+        let shift = Pos::new(2 * PAD as i32, 2 * PAD as i32);
+        for (at, n) in c.clues() {
+            let p = at + shift;
+            puzzle.clues[(p.y as usize / 2) * cols + p.x as usize / 2] = Some(n);
+        }
+        puzzle.clues[rows * cols - 1] = Some(1);
+        let switches = Switches {
+            loop_closure: self.book.loop_closure(),
+            colouring: false,
+            probing: false,
+            search: false,
+        };
+        let tracking = Tracking {
+            closures: switches.loop_closure,
+            reasons: false,
+        };
+        let mut board = Board::new(&puzzle, self.book.margin, tracking);
+        for f in &c.premise {
+            let state = match f.glyph {
+                Glyph::Line => LINE,
+                Glyph::Cross => CROSS,
+                Glyph::Clue(_) => continue,
+            };
+            let p = f.at + shift;
+            let i = board.index(p.y as isize, p.x as isize);
+            if board.set_edge(i, state, Reason::Given).is_err() {
+                return Derived::Contradiction;
+            }
+        }
+        let stages = self.stages_for(board.stride());
+        let mut engine = Engine::new(&self.book, &stages).with_switches(switches);
+        if engine.start(&mut board).is_err() {
+            return Derived::Contradiction;
+        }
+        let all = c.conclusion.iter().all(|f| {
+            let p = f.at + shift;
+            let want = if f.glyph == Glyph::Line { LINE } else { CROSS };
+            board.at(board.index(p.y as isize, p.x as isize)) == want
+        });
+        if all { Derived::All } else { Derived::Part }
+    }
+
+    fn stages_for(&self, stride: usize) -> Arc<Stages> {
+        let mut cache = self.stages.lock().expect("no thread panics holding it");
+        cache
+            .entry(stride)
+            .or_insert_with(|| Arc::new(self.book.stages(stride, true)))
+            .clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Fact;
+
+    fn fact(y: i32, x: i32, glyph: Glyph) -> Fact {
+        Fact {
+            at: Pos::new(y, x),
+            glyph,
+        }
+    }
+
+    #[test]
+    fn the_builtin_rules_know_adjacent_threes_and_not_an_invented_fact() {
+        let known = Known::new(&RuleSet::builtin());
+        let mut threes = Candidate {
+            rows: 1,
+            cols: 2,
+            premise: vec![fact(1, 1, Glyph::Clue(3)), fact(1, 3, Glyph::Clue(3))],
+            conclusion: vec![
+                fact(1, 0, Glyph::Line),
+                fact(1, 2, Glyph::Line),
+                fact(1, 4, Glyph::Line),
+            ],
+            single_loop: true,
+        };
+        assert_eq!(known.derive(&threes), Derived::All);
+        // The top sides are not known from the two 3s alone.
+        threes.conclusion.push(fact(0, 1, Glyph::Line));
+        assert_eq!(known.derive(&threes), Derived::Part);
+        let empty = Known::new(&RuleSet::default());
+        threes.conclusion.pop();
+        assert_eq!(empty.derive(&threes), Derived::Part);
+    }
+
+    #[test]
+    fn loop_closure_counts_as_known() {
+        // Three sides of an empty cell are lines: the fourth would close a small loop.
+        let u = Candidate {
+            rows: 1,
+            cols: 1,
+            premise: vec![
+                fact(0, 1, Glyph::Line),
+                fact(1, 0, Glyph::Line),
+                fact(1, 2, Glyph::Line),
+            ],
+            conclusion: vec![fact(2, 1, Glyph::Cross)],
+            single_loop: true,
+        };
+        assert_eq!(Known::new(&RuleSet::builtin()).derive(&u), Derived::All);
+    }
+}

@@ -1,0 +1,282 @@
+//! Writing candidates as rules a person can read: a name from the clues and the box, a description in words, pictures, and an example and a quiet board that pass `rules test`.
+//!
+//! The example board is the candidate's box with one empty cell all round (so its exits lie
+//! inside the grid), the premise drawn on it; its `gives` board is what the rule does there
+//! when it runs alone to a fixpoint, worked out by the plain matcher of
+//! [`super::matcher`] and then checked with the engine ([`run_example`]). The quiet board is
+//! the same board with one premise fact left out, on which the rule must not fire.
+
+use super::enumerate::Candidate;
+use super::matcher::{Pattern, Sketch};
+use crate::examples::{board_dots, run_example};
+use crate::geometry::Pos;
+use crate::rules::draw::draw;
+use crate::rules::expand::expand_rule;
+use crate::rules::{Example, Fact, Glyph, Rule};
+use std::fmt::Write;
+
+/// The file name rules are given before they are written.
+pub const FILE: &str = "discovered.rules";
+
+/// The rule of a candidate, without examples.
+pub fn bare_rule(c: &Candidate, name: &str, level: u32) -> Rule {
+    Rule {
+        name: name.to_string(),
+        description: Some(describe(c)),
+        assumes_single_loop: c.single_loop,
+        level,
+        file: FILE.to_string(),
+        line: 0,
+        dots: c.dots(),
+        premise: c.premise.clone(),
+        conclusion: c.conclusion.clone(),
+        examples: Vec::new(),
+    }
+}
+
+fn number(n: usize) -> String {
+    const WORDS: [&str; 13] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
+    WORDS
+        .get(n)
+        .map_or_else(|| n.to_string(), |w| w.to_string())
+}
+
+/// "a line", "two lines", "no crosses".
+fn count(n: usize, what: &str) -> String {
+    match n {
+        1 => format!("a {what}"),
+        _ if what.ends_with('s') => format!("{} {what}es", number(n)),
+        _ => format!("{} {what}s", number(n)),
+    }
+}
+
+fn clue_word(n: u8) -> &'static str {
+    ["zero", "one", "two", "three"]
+        .get(n as usize)
+        .copied()
+        .unwrap_or("clue")
+}
+
+/// The base of a candidate's name: its clues in reading order and its box, e.g.
+/// `three-one-2x2`; `dot` for a lone dot, `blank` for a box without clues.
+pub fn base_name(c: &Candidate) -> String {
+    let clues: Vec<&str> = c.clues().map(|(_, n)| clue_word(n)).collect();
+    if c.rows == 0 && c.cols == 0 {
+        return "dot".to_string();
+    }
+    let what = if clues.is_empty() {
+        "blank".to_string()
+    } else {
+        clues.join("-")
+    };
+    format!("{what}-{}x{}", c.rows, c.cols)
+}
+
+/// One line in words: the premise (clues, window, given lines and crosses) and what follows.
+pub fn describe(c: &Candidate) -> String {
+    let clues: Vec<String> = c.clues().map(|(_, n)| n.to_string()).collect();
+    let who = match clues.as_slice() {
+        [] => "Any clues".to_string(),
+        [a] => format!("A {a}"),
+        [a, b] => format!("A {a} and a {b}"),
+        [rest @ .., last] => format!("Clues {} and {last}", rest.join(", ")),
+    };
+    let place = if c.rows == 0 && c.cols == 0 {
+        "at a dot".to_string()
+    } else {
+        format!("in a {}x{} window", c.rows, c.cols)
+    };
+    let lines = |facts: &[Fact], g: Glyph| facts.iter().filter(|f| f.glyph == g).count();
+    let given = match (
+        lines(&c.premise, Glyph::Line),
+        lines(&c.premise, Glyph::Cross),
+    ) {
+        (0, 0) => String::new(),
+        (l, 0) => format!(", with {} as drawn", count(l, "line")),
+        (0, x) => format!(", with {} as drawn", count(x, "cross")),
+        (l, x) => format!(
+            ", with {} and {} as drawn",
+            count(l, "line"),
+            count(x, "cross")
+        ),
+    };
+    let follows = match (
+        lines(&c.conclusion, Glyph::Line),
+        lines(&c.conclusion, Glyph::Cross),
+    ) {
+        (l, 0) => count(l, "line"),
+        (0, x) => count(x, "cross"),
+        (l, x) => format!("{} and {}", count(l, "line"), count(x, "cross")),
+    };
+    let verb = if c.conclusion.len() == 1 {
+        "follows"
+    } else {
+        "follow"
+    };
+    let law = if c.single_loop {
+        " (the answer being one loop)"
+    } else {
+        ""
+    };
+    format!("{who} {place}{given}: {follows} {verb}{law}.")
+}
+
+/// A must-fire example and a quiet board for a rule, both checked with the engine.
+pub fn examples(rule: &Rule, c: &Candidate) -> Option<(Example, Example)> {
+    let pattern = Pattern::new(expand_rule(0, rule));
+    for margin in 1..=2 {
+        let rows = c.rows + 2 * margin;
+        let cols = c.cols + 2 * margin;
+        let shift = Pos::new(2 * margin as i32, 2 * margin as i32);
+        let board: Vec<Fact> = c
+            .premise
+            .iter()
+            .map(|f| Fact {
+                at: f.at + shift,
+                glyph: f.glyph,
+            })
+            .collect();
+        let sketch = Sketch::new(rows, cols, &board);
+        let Some(after) = sketch.run(&pattern) else {
+            continue;
+        };
+        let example = Example {
+            line: 0,
+            rows,
+            cols,
+            board: board.clone(),
+            gives: Some(after.to_facts()),
+        };
+        if !run_example(rule, &example).passed() {
+            continue;
+        }
+        // Near misses: leave out one premise fact, lines and crosses first.
+        let mut order: Vec<usize> = (0..board.len()).collect();
+        order.sort_by_key(|&i| matches!(board[i].glyph, Glyph::Clue(_)));
+        for i in order {
+            let mut near = board.clone();
+            near.remove(i);
+            if pattern.fires(&Sketch::new(rows, cols, &near)) {
+                continue;
+            }
+            let quiet = Example {
+                line: 0,
+                rows,
+                cols,
+                board: near,
+                gives: None,
+            };
+            if run_example(rule, &quiet).passed() {
+                return Some((example, quiet));
+            }
+        }
+    }
+    None
+}
+
+/// The text of one rule: header, pictures and examples; `comment` (without `#`) goes above it.
+pub fn rule_text(rule: &Rule, comment: &str) -> String {
+    let mut out = String::new();
+    for line in comment.lines() {
+        let _ = writeln!(out, "# {line}");
+    }
+    let _ = writeln!(out, "rule {}", rule.name);
+    if let Some(d) = &rule.description {
+        let _ = writeln!(out, "  \"{d}\"");
+    }
+    if rule.assumes_single_loop {
+        let _ = writeln!(out, "  assumes single-loop");
+    }
+    let _ = writeln!(out, "  level {}", rule.level);
+    let mut then = rule.premise.clone();
+    then.extend(rule.conclusion.iter().copied());
+    then.sort();
+    let _ = write!(
+        out,
+        "when\n{}then\n{}",
+        draw(&rule.dots, &rule.premise, 2),
+        draw(&rule.dots, &then, 2)
+    );
+    for e in &rule.examples {
+        let dots = board_dots(e.rows, e.cols);
+        match &e.gives {
+            Some(gives) => {
+                let _ = write!(
+                    out,
+                    "\nexample\n{}gives\n{}",
+                    draw(&dots, &e.board, 2),
+                    draw(&dots, gives, 2)
+                );
+            }
+            None => {
+                let _ = write!(
+                    out,
+                    "\n# Near miss: one fact of the premise left out.\nquiet\n{}",
+                    draw(&dots, &e.board, 2)
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::examples::Outcome;
+    use crate::rules::RuleSet;
+
+    fn fact(y: i32, x: i32, glyph: Glyph) -> Fact {
+        Fact {
+            at: Pos::new(y, x),
+            glyph,
+        }
+    }
+
+    /// A 1 with its top side a line (the built-in counting rule, found anew).
+    fn one_with_a_line() -> Candidate {
+        Candidate {
+            rows: 1,
+            cols: 1,
+            premise: vec![fact(0, 1, Glyph::Line), fact(1, 1, Glyph::Clue(1))],
+            conclusion: vec![
+                fact(1, 0, Glyph::Cross),
+                fact(1, 2, Glyph::Cross),
+                fact(2, 1, Glyph::Cross),
+            ],
+            single_loop: false,
+        }
+    }
+
+    #[test]
+    fn names_and_words() {
+        let c = one_with_a_line();
+        assert_eq!(base_name(&c), "one-1x1");
+        assert_eq!(
+            describe(&c),
+            "A 1 in a 1x1 window, with a line as drawn: three crosses follow."
+        );
+    }
+
+    #[test]
+    fn the_written_rule_reads_back_and_passes_its_examples() {
+        let c = one_with_a_line();
+        let mut rule = bare_rule(&c, "one-1x1-1", 3);
+        let (example, quiet) = examples(&rule, &c).expect("examples found");
+        rule.examples = vec![example, quiet];
+        let text = rule_text(&rule, "found by a test");
+        let set = RuleSet::from_sources(&[("t.rules", text.as_str())])
+            .unwrap_or_else(|d| panic!("{text}\n{d:?}"));
+        let back = &set.rules[0];
+        assert_eq!(back.premise, c.premise, "{text}");
+        assert_eq!(back.conclusion, c.conclusion, "{text}");
+        assert_eq!(back.level, 3);
+        assert_eq!(back.examples.len(), 2);
+        for e in &back.examples {
+            assert_eq!(run_example(back, e), Outcome::Passed, "{text}");
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! `slink rules discover` end to end: written rules pass `rules check` and `rules test`, rediscovery with them added finds nothing, nothing the built-in set derives is kept, and the shipped `rules/discovered/` set is sound and solves the corpus copy exactly.
+
+use slink::discover::enumerate::Options;
+use slink::discover::novelty::{Derived, Known};
+use slink::discover::progress::Progress;
+use slink::discover::{Settings, discover};
+use slink::rules::RuleSet;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod common;
+
+use common::{Run, data, root, slink};
+
+/// A directory under the system temp dir, unique to this process and name; removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("slink-discover-{}-{n}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
+        TempDir(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("temp dir path is UTF-8")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The figure before `label` on the summary line: `... 25 new` gives 25 for "new".
+fn figure(run: &Run, label: &str) -> usize {
+    let text = run.stdout_text();
+    let first = text.lines().next().unwrap_or_default();
+    let words: Vec<&str> = first
+        .split([' ', ',', ';', ':'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    let at = words
+        .iter()
+        .position(|w| *w == label)
+        .unwrap_or_else(|| panic!("no `{label}` on the summary line: {first}"));
+    words[at - 1]
+        .parse()
+        .unwrap_or_else(|_| panic!("no figure before `{label}`: {first}"))
+}
+
+/// Runs `slink rules check DIR` and `slink rules test DIR` and asserts both pass.
+fn check_and_test(dir: &str) {
+    for command in ["check", "test"] {
+        let run = slink(&["rules", command, dir], b"");
+        assert_eq!(
+            run.status,
+            0,
+            "rules {command} {dir} failed:\n{}{}",
+            run.stdout_text(),
+            run.stderr
+        );
+    }
+}
+
+/// A small window: 3s and blanks in up to 2x2 cells, premises of at most two lines and crosses.
+const SMALL: [&str; 8] = [
+    "--window",
+    "2x2",
+    "--clues",
+    "3.",
+    "--max-facts",
+    "2",
+    "--keep",
+    "1000",
+];
+
+fn discover_into(dir: &TempDir, rules: &[&str]) -> Run {
+    let mut args = vec!["rules", "discover", "-j", "2"];
+    args.extend(SMALL);
+    for r in rules {
+        args.extend(["--rules", r]);
+    }
+    args.extend(["--out", dir.path()]);
+    let run = slink(&args, b"");
+    assert_eq!(
+        run.status,
+        0,
+        "discover failed:\n{}{}",
+        run.stdout_text(),
+        run.stderr
+    );
+    run
+}
+
+#[test]
+fn written_rules_pass_check_and_test_and_rediscovery_finds_nothing_new() {
+    let first = TempDir::new("first");
+    let run = discover_into(&first, &[]);
+    let new = figure(&run, "new");
+    assert!(
+        new > 0,
+        "the small window should find rules the built-in set lacks"
+    );
+    let file = first.0.join("window-2x2.rules");
+    let text = std::fs::read_to_string(&file).expect("the rule file is written");
+    assert_eq!(text.matches("\nrule ").count(), new);
+    assert!(text.contains("\nexample") && text.contains("\nquiet"));
+    assert!(text.contains("  level 3\n"));
+    check_and_test(first.path());
+
+    // The built-in set plus what was written: a fixpoint.
+    let second = TempDir::new("second");
+    let builtin = root().join("rules");
+    let run = discover_into(&second, &[builtin.to_str().unwrap(), first.path()]);
+    assert_eq!(figure(&run, "new"), 0, "{}", run.stdout_text());
+    let text = std::fs::read_to_string(second.0.join("window-2x2.rules")).unwrap();
+    assert!(!text.contains("\nrule "), "{text}");
+}
+
+#[test]
+fn a_window_the_built_in_set_covers_keeps_nothing() {
+    let dir = TempDir::new("covered");
+    let run = slink(
+        &[
+            "rules",
+            "discover",
+            "--window",
+            "1x1",
+            "--clues",
+            "01",
+            "--max-facts",
+            "2",
+            "--out",
+            dir.path(),
+        ],
+        b"",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(figure(&run, "minimal") > 0);
+    assert_eq!(figure(&run, "new"), 0, "{}", run.stdout_text());
+}
+
+#[test]
+fn no_kept_candidate_is_derived_by_the_built_in_set() {
+    let set = RuleSet::builtin();
+    let settings = Settings {
+        enumerate: Options {
+            rows: 1,
+            cols: 2,
+            alphabet: vec![Some(1), Some(2), Some(3), None],
+            max_facts: 2,
+            single_loop: true,
+        },
+        level: 3,
+        keep: 1000,
+        colouring: true,
+    };
+    let found = discover(&set, &settings, None, &Progress::hidden());
+    assert!(found.known > 0, "some candidates are derived already");
+    assert!(!found.rules.is_empty());
+    assert!(found.unsound.is_empty());
+    let known = Known::new(&set);
+    for f in &found.rules {
+        assert_eq!(
+            known.derive(&f.candidate),
+            Derived::Part,
+            "{} is derived by the built-in set",
+            f.rule.name
+        );
+    }
+}
+
+#[test]
+fn bad_windows_and_alphabets_are_refused_with_a_message() {
+    for args in [
+        ["--window", "9x9", "--clues", "3"],
+        ["--window", "2", "--clues", "3"],
+        ["--window", "2x2", "--clues", "4"],
+    ] {
+        let mut all = vec!["rules", "discover", "--out", "never-written"];
+        all.extend(args);
+        let run = slink(&all, b"");
+        assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("invalid value") && run.stderr.lines().count() == 1,
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    // An output "directory" that is a file.
+    let dir = TempDir::new("not-a-dir");
+    let file = dir.0.join("file");
+    std::fs::write(&file, "").unwrap();
+    let out = file.to_str().unwrap();
+    let run = slink(
+        &[
+            "rules",
+            "discover",
+            "--window",
+            "1x1",
+            "--clues",
+            "0",
+            "--max-facts",
+            "1",
+            "--out",
+            out,
+        ],
+        b"",
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("cannot write {out}")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn the_shipped_discovered_set_passes_check_and_test() {
+    check_and_test("rules/discovered");
+}
+
+/// Answer blocks of a stream by puzzle number: the number line and the picture below it.
+fn blocks(text: &str) -> BTreeMap<usize, String> {
+    let mut out = BTreeMap::new();
+    let mut current: Option<(usize, String)> = None;
+    for line in text.lines() {
+        if let Ok(k) = line.trim().parse::<usize>() {
+            if let Some((k, block)) = current.take() {
+                out.insert(k, block);
+            }
+            current = Some((k, String::new()));
+        } else if let Some((_, block)) = current.as_mut() {
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
+    if let Some((k, block)) = current {
+        out.insert(k, block);
+    }
+    out
+}
+
+#[test]
+fn the_shipped_discovered_set_solves_the_corpus_exactly_by_deduction() {
+    let corpus = data("puzzles-slitherlink.in");
+    let run = slink(
+        &[
+            "--rules",
+            "rules",
+            "--rules",
+            "rules/discovered",
+            "--no-probing",
+            "--no-search",
+            corpus.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(run.status <= 1, "{}", run.stderr);
+    let expected = blocks(
+        &std::fs::read_to_string(data("puzzles-slitherlink.out")).expect("the answers are there"),
+    );
+    let got = blocks(&run.stdout_text());
+    for (k, block) in &got {
+        assert_eq!(Some(block), expected.get(k), "answer {k} differs");
+    }
+    let stuck = run.stderr.lines().filter(|l| l.contains("stuck")).count();
+    assert_eq!(got.len() + stuck, 580);
+    // The figure the README reports (the built-in set alone solves 122).
+    assert!(got.len() >= MEASURED, "{} solved", got.len());
+}
+
+/// Puzzles of the corpus copy the built-in set plus `rules/discovered/` finishes by deduction.
+const MEASURED: usize = 280;
+
+#[test]
+fn the_discovered_set_is_neither_built_in_nor_read_with_rules() {
+    let discovered = RuleSet::load_dir(&root().join("rules/discovered")).expect("it loads");
+    assert!(!discovered.rules.is_empty());
+    let builtin = RuleSet::builtin();
+    let from_dir = RuleSet::load_dir(&root().join("rules")).expect("rules/ loads");
+    let names =
+        |set: &RuleSet| -> Vec<String> { set.rules.iter().map(|r| r.name.clone()).collect() };
+    assert_eq!(names(&builtin), names(&from_dir));
+    for r in &discovered.rules {
+        assert!(
+            !names(&builtin).contains(&r.name),
+            "{} is in the built-in set",
+            r.name
+        );
+    }
+}
