@@ -2,7 +2,6 @@
 
 use super::input::{Inputs, Item};
 use super::solve::{Done, Writer, solved};
-use crate::board::Board;
 use crate::puzzle::Puzzle;
 use crate::solve::Solver;
 use std::collections::BTreeMap;
@@ -47,12 +46,14 @@ pub(super) fn run(
     let job_rx = Arc::new(Mutex::new(job_rx));
     let (done_tx, done_rx) = mpsc::channel::<Results>();
     let window = Arc::new(Window::new(WINDOW_CELLS_PER_JOB * jobs));
-    // Boards of written answers, for the solvers to lay out their next puzzles on.
-    let boards: Mutex<Vec<Board>> = Mutex::new(Vec::new());
+    // Without statistics (which the writer keeps in input order), each solver writes its
+    // answers out itself, while the board is in its cache, and keeps the board for its next
+    // puzzle.
+    let formatter = (!count).then_some(writer.formatter);
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let mut solver = Solver::with_options(solver.book().clone(), solver.options());
-            let (job_rx, done_tx, boards) = (Arc::clone(&job_rx), done_tx.clone(), &boards);
+            let (job_rx, done_tx) = (Arc::clone(&job_rx), done_tx.clone());
             scope.spawn(move || {
                 loop {
                     let batch = job_rx.lock().expect("no solver panics").recv();
@@ -62,10 +63,34 @@ pub(super) fn run(
                     let results = batch
                         .into_iter()
                         .map(|(seq, number, source, puzzle)| {
-                            if let Some(board) = boards.lock().expect("no panics").pop() {
-                                solver.recycle(board);
-                            }
                             let done = solved(&mut solver, number, source, puzzle, count);
+                            let done = match (formatter, done) {
+                                (
+                                    Some(formatter),
+                                    Done::Solved {
+                                        number,
+                                        source,
+                                        puzzle,
+                                        attempt,
+                                        time,
+                                        ..
+                                    },
+                                ) => {
+                                    let mut bytes = Vec::new();
+                                    let notes = formatter.render(
+                                        &mut bytes, number, &source, &puzzle, &attempt, time,
+                                    );
+                                    solver.recycle(attempt.board);
+                                    Done::Rendered {
+                                        number,
+                                        source,
+                                        cells: puzzle.rows * puzzle.cols,
+                                        bytes,
+                                        notes,
+                                    }
+                                }
+                                (_, done) => done,
+                            };
                             (seq, Some(done))
                         })
                         .collect();
@@ -78,7 +103,7 @@ pub(super) fn run(
         drop(job_rx);
         let reader_window = Arc::clone(&window);
         scope.spawn(move || read(inputs, job_tx, done_tx, &reader_window));
-        write_in_order(done_rx, &window, &boards, jobs, writer, out, err)
+        write_in_order(done_rx, &window, writer, out, err)
     })
 }
 
@@ -164,12 +189,10 @@ impl Write for Batch {
 }
 
 /// The writer: results back in input order; each item's cost goes back to the window once
-/// it is written, and its board to the solvers' pool. Returns when the reader's end mark is reached or output fails.
+/// it is written. Returns when the reader's end mark is reached or output fails.
 fn write_in_order(
     done_rx: Receiver<Results>,
     window: &Window,
-    boards: &Mutex<Vec<Board>>,
-    jobs: usize,
     writer: &mut Writer,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -196,14 +219,10 @@ fn write_in_order(
             };
             let cost = match &done {
                 Done::Solved { puzzle, .. } => puzzle.rows * puzzle.cols + ITEM_COST,
+                Done::Rendered { cells, .. } => cells + ITEM_COST,
                 _ => ITEM_COST,
             };
-            if let Some(board) = writer.emit(out, err, done)? {
-                let mut boards = boards.lock().expect("no panics");
-                if boards.len() < jobs {
-                    boards.push(board);
-                }
-            }
+            writer.emit(out, err, done)?;
             window.give(cost);
             next += 1;
         }

@@ -46,12 +46,14 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         }
     };
     let mut writer = Writer {
-        format: args.format,
-        colour,
-        crosses: args.crosses,
-        grade: args.grade,
-        // Trusted rules may be unsound: a contradiction then is one under those rules.
-        relative: args.trust.trust_rules && !args.rules.is_builtin(),
+        formatter: Formatter {
+            format: args.format,
+            colour,
+            crosses: args.crosses,
+            grade: args.grade,
+            // Trusted rules may be unsound: a contradiction then is one under those rules.
+            relative: args.trust.trust_rules && !args.rules.is_builtin(),
+        },
         stats: args
             .stats
             .map(|view| Stats::new(solver.book(), solver.switches(), view.into())),
@@ -100,6 +102,15 @@ pub(super) enum Done {
         attempt: Attempt,
         tally: Option<Tally>,
         time: Duration,
+    },
+    /// A puzzle solved and already written out in the chosen format (by a solver thread).
+    Rendered {
+        number: usize,
+        source: Arc<str>,
+        /// The puzzle's cells.
+        cells: usize,
+        bytes: Vec<u8>,
+        notes: Notes,
     },
     /// Input that could not be read.
     Problem(String),
@@ -166,13 +177,29 @@ fn sequential(
     Ok(())
 }
 
-/// Writes results in the chosen format and keeps the counts that make the exit status.
-pub(super) struct Writer {
+/// How results are written: the format and its options. Solver threads use it too.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Formatter {
     format: FormatArg,
     colour: bool,
     crosses: bool,
     grade: bool,
     relative: bool,
+}
+
+/// What goes to standard error about a written puzzle.
+pub(super) struct Notes {
+    /// Why it ended otherwise than solved with one answer.
+    message: Option<String>,
+    /// Its grade line, with `--grade`.
+    grade: Option<String>,
+    /// Its size, `ROWSxCOLS`.
+    size: String,
+}
+
+/// Writes results in the chosen format and keeps the counts that make the exit status.
+pub(super) struct Writer {
+    pub(super) formatter: Formatter,
     pub(super) stats: Option<Stats>,
     unsolved: usize,
     bad_input: bool,
@@ -220,82 +247,108 @@ impl Writer {
                     let tally = tally.unwrap_or_default();
                     stats.record(number, &attempt, time, &tally);
                 }
-                self.write(out, err, number, &source, &puzzle, attempt, time)
+                self.buffer.clear();
+                let notes = self.formatter.render(
+                    &mut self.buffer,
+                    number,
+                    &source,
+                    &puzzle,
+                    &attempt,
+                    time,
+                );
+                out.write_all(&self.buffer)?;
+                self.note(err, number, &source, notes);
+                Ok(Some(attempt.board))
+            }
+            Done::Rendered {
+                number,
+                source,
+                bytes,
+                notes,
+                ..
+            } => {
+                out.write_all(&bytes)?;
+                self.note(err, number, &source, notes);
+                Ok(None)
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn write(
-        &mut self,
-        out: &mut dyn Write,
-        err: &mut dyn Write,
-        number: usize,
-        source: &str,
-        puzzle: &Puzzle,
-        attempt: Attempt,
-        time: Duration,
-    ) -> io::Result<Option<crate::board::Board>> {
-        let Attempt {
-            board,
-            outcome,
-            report,
-        } = attempt;
-        let message = self.message(&outcome, &board);
-        self.buffer.clear();
-        match self.format {
-            FormatArg::Ascii if outcome.has_answer() => {
-                render_answer(&mut self.buffer, number, &board);
-            }
-            FormatArg::Unicode if outcome.has_answer() => {
-                let mut text = String::new();
-                unicode::render(&mut text, number, &board, self.colour);
-                self.buffer.extend_from_slice(text.as_bytes());
-            }
-            FormatArg::Svg if outcome.has_answer() => {
-                let options = svg::SvgOptions {
-                    crosses: self.crosses,
-                };
-                self.buffer
-                    .extend_from_slice(svg::render(&board, options).as_bytes());
-            }
-            FormatArg::Json => {
-                let record = Record::new(
-                    number,
-                    source,
-                    &board,
-                    &outcome,
-                    &report,
-                    time.as_secs_f64() * 1e3,
-                    message.clone(),
-                );
-                self.buffer.extend_from_slice(record.line().as_bytes());
-            }
-            FormatArg::Url => {
-                self.buffer
-                    .extend_from_slice(url::encode(puzzle).as_bytes());
-                self.buffer.push(b'\n');
-            }
-            _ => {}
-        }
-        out.write_all(&self.buffer)?;
-        let size = format!("{}x{}", board.rows(), board.cols());
-        if let Some(what) = message {
+    /// Says on standard error what there is to say about a written puzzle, and counts it.
+    fn note(&mut self, err: &mut dyn Write, number: usize, source: &str, notes: Notes) {
+        let size = notes.size;
+        if let Some(what) = notes.message {
             self.unsolved += 1;
             self.progress.say(
                 err,
                 &format!("slink: puzzle {number} ({source}, {size}): {what}"),
             );
         }
-        if self.grade {
-            let grade = Grade::of(&report).summary();
+        if let Some(grade) = notes.grade {
             self.progress.say(
                 err,
                 &format!("slink: puzzle {number} ({source}, {size}): grade: {grade}"),
             );
         }
         self.progress.tick();
-        Ok(Some(board))
+    }
+}
+
+impl Formatter {
+    /// Appends a solved puzzle's output to `buffer`; returns what to say about it.
+    pub(super) fn render(
+        &self,
+        buffer: &mut Vec<u8>,
+        number: usize,
+        source: &str,
+        puzzle: &Puzzle,
+        attempt: &Attempt,
+        time: Duration,
+    ) -> Notes {
+        let Attempt {
+            board,
+            outcome,
+            report,
+        } = attempt;
+        let message = self.message(outcome, board);
+        match self.format {
+            FormatArg::Ascii if outcome.has_answer() => {
+                render_answer(buffer, number, board);
+            }
+            FormatArg::Unicode if outcome.has_answer() => {
+                let mut text = String::new();
+                unicode::render(&mut text, number, board, self.colour);
+                buffer.extend_from_slice(text.as_bytes());
+            }
+            FormatArg::Svg if outcome.has_answer() => {
+                let options = svg::SvgOptions {
+                    crosses: self.crosses,
+                };
+                buffer.extend_from_slice(svg::render(board, options).as_bytes());
+            }
+            FormatArg::Json => {
+                let record = Record::new(
+                    number,
+                    source,
+                    board,
+                    outcome,
+                    report,
+                    time.as_secs_f64() * 1e3,
+                    message.clone(),
+                );
+                buffer.extend_from_slice(record.line().as_bytes());
+            }
+            FormatArg::Url => {
+                buffer.extend_from_slice(url::encode(puzzle).as_bytes());
+                buffer.push(b'\n');
+            }
+            _ => {}
+        }
+        Notes {
+            message,
+            grade: self.grade.then(|| Grade::of(report).summary()),
+            size: format!("{}x{}", board.rows(), board.cols()),
+        }
     }
 
     /// What to say on standard error about a puzzle that was not solved with one answer.
