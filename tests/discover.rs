@@ -6,38 +6,10 @@ use slink::discover::progress::Progress;
 use slink::discover::{Settings, discover};
 use slink::rules::RuleSet;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod common;
 
-use common::{Run, data, root, slink};
-
-/// A directory under the system temp dir, unique to this process and name; removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path =
-            std::env::temp_dir().join(format!("slink-discover-{}-{n}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path)
-            .unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
-        TempDir(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("temp dir path is UTF-8")
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{Run, TempDir, data, root, slink};
 
 /// The figure before `label` on the summary line: `... 25 new` gives 25 for "new".
 fn figure(run: &Run, label: &str) -> usize {

@@ -4,15 +4,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
 mod common;
 
-use common::{BIN, Run, data, root, slink};
+use common::{BIN, Run, TempDir, data, root, slink};
 
 // ---------------------------------------------------------------------------------------------
 // Running the binary
@@ -25,21 +23,7 @@ fn read_text(name: &str) -> String {
     String::from_utf8(read(name)).expect("test data is UTF-8")
 }
 
-/// A directory under the system temp dir, unique to this process and name; removed on drop.
-struct TempDir(PathBuf);
-
 impl TempDir {
-    fn new(name: &str) -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path =
-            std::env::temp_dir().join(format!("slink-test-{}-{n}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path)
-            .unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
-        TempDir(path)
-    }
-
     /// A copy of the repository's `rules/` directory, without the files named in `without`.
     fn rules_copy(name: &str, without: &[&str]) -> TempDir {
         let dir = TempDir::new(name);
@@ -60,16 +44,6 @@ impl TempDir {
         }
         assert!(copied > 0, "rules/ holds no files");
         dir
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("temp dir path is UTF-8")
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

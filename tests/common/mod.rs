@@ -6,6 +6,7 @@ pub mod answers;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_slink");
@@ -78,4 +79,31 @@ pub fn slink(args: &[&str], stdin: &[u8]) -> Run {
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     writer.join().unwrap();
     finish(output, &what)
+}
+
+/// A directory under the system temp dir, unique to this process and name; removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("slink-test-{}-{n}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));
+        TempDir(path)
+    }
+
+    /// The directory's path as text.
+    pub fn path(&self) -> &str {
+        self.0.to_str().expect("temp dir path is UTF-8")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
