@@ -608,3 +608,39 @@ fn urls_above_the_cell_limit_are_refused_before_they_are_read() {
     );
     assert_eq!(parse_answers(&ran.out).len(), 1);
 }
+
+/// An output that is slow, then closed: its first write waits (so the reader fills its
+/// window meanwhile), then every write fails as a pipe with no reader does.
+struct ClosedPipe;
+
+impl std::io::Write for ClosedPipe {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        Err(std::io::ErrorKind::BrokenPipe.into())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.write(b"").map(|_| ())
+    }
+}
+
+#[test]
+fn a_closed_output_ends_a_parallel_run_even_with_its_window_full() {
+    // More items than the reader's window holds (4 M cells for two jobs, 68 per 2x2 puzzle).
+    let input = "2 2\n2 2\n2 2\n".repeat(100_000) + "0 0\n";
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let argv: Vec<OsString> = ["slink", "--jobs", "2"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        let mut err = Vec::new();
+        let status = slink::cli::run(argv, &mut input.as_bytes(), &mut ClosedPipe, &mut err);
+        let _ = tx.send((status, err));
+    });
+    let (status, err) = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the run ends when its output is closed");
+    assert_eq!(status, 0, "a closed output ends the run quietly");
+    assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
+}

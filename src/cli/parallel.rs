@@ -1,7 +1,7 @@
 //! `--jobs N`: one thread reads, N threads solve, the calling thread writes in input order; puzzles travel in batches, and a window bounds what is in flight.
 
 use super::input::{Inputs, Item};
-use super::solve::{Done, Writer, solved};
+use super::solve::{Done, Formatter, Writer, solved};
 use crate::puzzle::Puzzle;
 use crate::solve::Solver;
 use std::collections::BTreeMap;
@@ -45,7 +45,7 @@ pub(super) fn run(
     let (job_tx, job_rx) = mpsc::sync_channel::<Vec<Job>>(2 * jobs);
     let job_rx = Arc::new(Mutex::new(job_rx));
     let (done_tx, done_rx) = mpsc::channel::<Results>();
-    let window = Arc::new(Window::new(WINDOW_CELLS_PER_JOB * jobs));
+    let window = Window::new(WINDOW_CELLS_PER_JOB * jobs);
     // Without statistics (which the writer keeps in input order), each solver writes its
     // answers out itself, while the board is in its cache, and keeps the board for its next
     // puzzle.
@@ -60,40 +60,7 @@ pub(super) fn run(
                     let Ok(batch) = batch else {
                         break;
                     };
-                    let results = batch
-                        .into_iter()
-                        .map(|(seq, number, source, puzzle)| {
-                            let done = solved(&mut solver, number, source, puzzle, count);
-                            let done = match (formatter, done) {
-                                (
-                                    Some(formatter),
-                                    Done::Solved {
-                                        number,
-                                        source,
-                                        puzzle,
-                                        attempt,
-                                        time,
-                                        ..
-                                    },
-                                ) => {
-                                    let mut bytes = Vec::new();
-                                    let notes = formatter.render(
-                                        &mut bytes, number, &source, &puzzle, &attempt, time,
-                                    );
-                                    solver.recycle(attempt.board);
-                                    Done::Rendered {
-                                        number,
-                                        source,
-                                        cells: puzzle.rows * puzzle.cols,
-                                        bytes,
-                                        notes,
-                                    }
-                                }
-                                (_, done) => done,
-                            };
-                            (seq, Some(done))
-                        })
-                        .collect();
+                    let results = solve_batch(&mut solver, formatter, batch, count);
                     if done_tx.send(results).is_err() {
                         break;
                     }
@@ -101,10 +68,53 @@ pub(super) fn run(
             });
         }
         drop(job_rx);
-        let reader_window = Arc::clone(&window);
-        scope.spawn(move || read(inputs, job_tx, done_tx, &reader_window));
-        write_in_order(done_rx, &window, writer, out, err)
+        let window = &window;
+        scope.spawn(move || read(inputs, job_tx, done_tx, window));
+        let written = write_in_order(done_rx, window, writer, out, err);
+        // The reader may wait for room the writer will no longer make.
+        window.close();
+        written
     })
+}
+
+/// Solves a batch; without statistics (`formatter` given) each answer is written out here.
+fn solve_batch(
+    solver: &mut Solver,
+    formatter: Option<Formatter>,
+    batch: Vec<Job>,
+    count: bool,
+) -> Results {
+    batch
+        .into_iter()
+        .map(|(seq, number, source, puzzle)| {
+            let done = solved(solver, number, source, puzzle, count);
+            let Some(formatter) = formatter else {
+                return (seq, Some(done));
+            };
+            let Done::Solved {
+                number,
+                source,
+                puzzle,
+                attempt,
+                time,
+                ..
+            } = done
+            else {
+                return (seq, Some(done));
+            };
+            let mut bytes = Vec::new();
+            let notes = formatter.render(&mut bytes, number, &source, &puzzle, &attempt, time);
+            solver.recycle(attempt.board);
+            let rendered = Done::Rendered {
+                number,
+                source,
+                cells: puzzle.rows * puzzle.cols,
+                bytes,
+                notes,
+            };
+            (seq, Some(rendered))
+        })
+        .collect()
 }
 
 /// The reader: puzzles go to the solvers in batches, messages straight to the writer. A
@@ -130,7 +140,9 @@ fn read(
         };
         if !window.try_take(cost) {
             batch.send();
-            window.take(cost);
+            if !window.take(cost) {
+                return;
+            }
         }
         let sent = match item {
             Item::Puzzle {
@@ -231,7 +243,8 @@ fn write_in_order(
 
 /// A counting semaphore over item costs: what the reader may have in flight.
 struct Window {
-    used: Mutex<usize>,
+    /// The cost in flight, and whether the writer has stopped.
+    state: Mutex<(usize, bool)>,
     freed: Condvar,
     limit: usize,
 }
@@ -239,7 +252,7 @@ struct Window {
 impl Window {
     fn new(limit: usize) -> Window {
         Window {
-            used: Mutex::new(0),
+            state: Mutex::new((0, false)),
             freed: Condvar::new(),
             limit,
         }
@@ -247,28 +260,35 @@ impl Window {
 
     /// Takes `cost` if it fits now (anything fits an empty window).
     fn try_take(&self, cost: usize) -> bool {
-        let mut used = self.used.lock().expect("no thread panics holding it");
-        let fits = *used == 0 || *used + cost <= self.limit;
+        let mut state = self.state.lock().expect("no thread panics holding it");
+        let fits = state.0 == 0 || state.0 + cost <= self.limit;
         if fits {
-            *used += cost;
+            state.0 += cost;
         }
         fits
     }
 
-    /// Takes `cost`, waiting until it fits.
-    fn take(&self, cost: usize) {
-        let mut used = self.used.lock().expect("no thread panics holding it");
-        while *used != 0 && *used + cost > self.limit {
-            used = self.freed.wait(used).expect("no thread panics holding it");
+    /// Takes `cost`, waiting until it fits; false when the window was closed instead.
+    fn take(&self, cost: usize) -> bool {
+        let mut state = self.state.lock().expect("no thread panics holding it");
+        while !state.1 && state.0 != 0 && state.0 + cost > self.limit {
+            state = self.freed.wait(state).expect("no thread panics holding it");
         }
-        *used += cost;
+        state.0 += cost;
+        !state.1
     }
 
     /// Gives `cost` back.
     fn give(&self, cost: usize) {
-        let mut used = self.used.lock().expect("no thread panics holding it");
-        *used -= cost;
+        let mut state = self.state.lock().expect("no thread panics holding it");
+        state.0 -= cost;
         self.freed.notify_one();
+    }
+
+    /// Ends every wait: the writer takes nothing more.
+    fn close(&self) {
+        self.state.lock().expect("no thread panics holding it").1 = true;
+        self.freed.notify_all();
     }
 }
 
@@ -286,9 +306,14 @@ mod tests {
         assert!(!window.try_take(6));
         assert!(window.try_take(4));
         std::thread::scope(|s| {
-            s.spawn(|| window.take(5));
+            s.spawn(|| assert!(window.take(5)));
             window.give(6);
         });
         assert!(!window.try_take(2), "4 + 5 of 10 used");
+        // Closing ends a wait that no give would end.
+        std::thread::scope(|s| {
+            s.spawn(|| assert!(!window.take(5)));
+            window.close();
+        });
     }
 }
