@@ -186,6 +186,22 @@ fn edge_fact(board: &Board, i: usize) -> Fact {
     }
 }
 
+/// The clue, line or cross at a lattice place of the grid (`None` for a dot, a blank cell or
+/// an unknown edge).
+pub fn glyph_at(board: &Board, at: Pos) -> Option<Glyph> {
+    match at.kind() {
+        Kind::Dot => None,
+        Kind::Cell => board
+            .clue((at.y / 2) as usize, (at.x / 2) as usize)
+            .map(Glyph::Clue),
+        Kind::HEdge | Kind::VEdge => match board.at(board.index(at.y as isize, at.x as isize)) {
+            LINE => Some(Glyph::Line),
+            CROSS => Some(Glyph::Cross),
+            _ => None,
+        },
+    }
+}
+
 /// Every clue, line and cross on the board, in lattice order.
 fn board_facts(board: &Board) -> Vec<Fact> {
     let (rows, cols) = (board.rows() as i32, board.cols() as i32);
@@ -193,18 +209,7 @@ fn board_facts(board: &Board) -> Vec<Fact> {
     for y in 0..=2 * rows {
         for x in 0..=2 * cols {
             let at = Pos::new(y, x);
-            let glyph = match at.kind() {
-                Kind::Dot => None,
-                Kind::Cell => board
-                    .clue((y / 2) as usize, (x / 2) as usize)
-                    .map(Glyph::Clue),
-                Kind::HEdge | Kind::VEdge => match board.at(board.index(y as isize, x as isize)) {
-                    LINE => Some(Glyph::Line),
-                    CROSS => Some(Glyph::Cross),
-                    _ => None,
-                },
-            };
-            if let Some(glyph) = glyph {
+            if let Some(glyph) = glyph_at(board, at) {
                 facts.push(Fact { at, glyph });
             }
         }

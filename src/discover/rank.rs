@@ -17,6 +17,7 @@ use super::matcher::{Index, Lattice, Pattern, inside, slot_word};
 use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN};
 use crate::compile::{RuleBook, Stages, Switches};
 use crate::engine::Engine;
+use crate::examples::glyph_at;
 use crate::geometry::{Kind, Pos};
 use crate::puzzle::Puzzle;
 use crate::rules::expand::expand_rule;
@@ -87,17 +88,7 @@ impl Fixpoint {
         for y in 0..h {
             for x in 0..w {
                 let at = Pos::new(y, x);
-                let glyph = match at.kind() {
-                    Kind::Dot => None,
-                    Kind::Cell => board
-                        .clue((y / 2) as usize, (x / 2) as usize)
-                        .map(Glyph::Clue),
-                    _ => match board.at(board.index(y as isize, x as isize)) {
-                        UNKNOWN => None,
-                        LINE => Some(Glyph::Line),
-                        _ => Some(Glyph::Cross),
-                    },
-                };
+                let glyph = glyph_at(board, at);
                 points[(y * w + x) as usize] = glyph;
                 if let Some(g) = glyph
                     && g != Glyph::Cross
