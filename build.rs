@@ -1,4 +1,5 @@
-//! Embeds the files of `rules/` into the binary as the built-in rule set.
+//! Embeds the files of `rules/` into the binary as the built-in rule set, and names the prover's
+//! source by a hash (`SLINK_PROVER_HASH`: the cache of proven rules is kept per prover).
 
 use std::fmt::Write;
 use std::path::Path;
@@ -29,4 +30,19 @@ fn main() {
     code.push(']');
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("builtin_rules.rs");
     std::fs::write(out, code).unwrap();
+    prover_hash();
+}
+
+/// FNV-1a over the files a proof's verdict depends on.
+fn prover_hash() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for file in ["src/soundness.rs", "src/rules/expand.rs", "src/geometry.rs"] {
+        let path = root.join(file);
+        println!("cargo:rerun-if-changed={}", path.display());
+        for byte in std::fs::read(&path).unwrap_or_default() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    println!("cargo:rustc-env=SLINK_PROVER_HASH={hash:016x}");
 }

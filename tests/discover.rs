@@ -1,6 +1,6 @@
 //! `slink rules discover` end to end: written rules pass `rules check` and `rules test`, rediscovery with them added finds nothing, nothing the built-in set derives is kept, and the shipped `rules/discovered/` set is sound and solves the corpus copy exactly.
 
-use slink::discover::enumerate::Options;
+use slink::discover::enumerate::{Options, Shape};
 use slink::discover::novelty::{Derived, Known};
 use slink::discover::progress::Progress;
 use slink::discover::{Settings, discover};
@@ -125,10 +125,12 @@ fn no_kept_candidate_is_derived_by_the_built_in_set() {
     let set = RuleSet::builtin();
     let settings = Settings {
         enumerate: Options {
-            rows: 1,
-            cols: 2,
+            windows: vec![Shape {
+                rows: 1,
+                cols: 2,
+                max_facts: 2,
+            }],
             alphabet: vec![Some(1), Some(2), Some(3), None],
-            max_facts: 2,
             single_loop: true,
         },
         level: 3,

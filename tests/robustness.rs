@@ -94,6 +94,105 @@ then
   +   +
 ";
 
+/// Runs the binary on the sample with `SLINK_CACHE_DIR` set to `cache`.
+fn with_cache(cache: &Path, args: &[&str]) -> common::Run {
+    let output = Command::new(BIN)
+        .args(args)
+        .arg(data("sample.in"))
+        .env("SLINK_CACHE_DIR", cache)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    common::finish(output, &format!("slink {}", args.join(" ")))
+}
+
+#[test]
+fn rules_proven_once_are_remembered_and_an_edited_rule_is_proven_again() {
+    let cache = Scratch::new("cache");
+    let dir = Scratch::rules_with("cached", &[]);
+    let first = with_cache(&cache.0, &["--rules", dir.path()]);
+    assert_eq!(first.status, 0, "{}", first.stderr);
+    let file = slink::cli::proof_cache::file_in(&cache.0);
+    let set = slink::rules::RuleSet::load_dirs(&[&dir.0]).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut keys: Vec<&str> = text.lines().collect();
+    let mut expected: Vec<String> = set.rules.iter().map(slink::cli::proof_cache::key).collect();
+    keys.sort();
+    expected.sort();
+    assert_eq!(keys, expected, "one line per rule proven");
+    let second = with_cache(&cache.0, &["--rules", dir.path()]);
+    assert_eq!(second.stdout, first.stdout);
+    assert_eq!(second.stderr, first.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        text,
+        "nothing new to add"
+    );
+
+    // The cache is read: a line for the made-up rule (written by hand here, as a tampered
+    // cache would be) lets it through, and --no-proof-cache proves it anyway.
+    let unsound = Scratch::rules_with("cached-unsound", &[("made-up.rules", MADE_UP_TWO)]);
+    let made_up = slink::rules::RuleSet::load_dirs(&[&unsound.0]).unwrap();
+    let rule = made_up
+        .rules
+        .iter()
+        .find(|r| r.name == "two-corner-made-up")
+        .unwrap();
+    let refused = with_cache(&cache.0, &["--rules", unsound.path()]);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    assert!(
+        !std::fs::read_to_string(&file)
+            .unwrap()
+            .contains(&slink::cli::proof_cache::key(rule)),
+        "an unsound rule is never remembered"
+    );
+    std::fs::write(
+        &file,
+        format!("{text}{}\n", slink::cli::proof_cache::key(rule)),
+    )
+    .unwrap();
+    let let_through = with_cache(&cache.0, &["--rules", unsound.path()]);
+    assert!(
+        !let_through.stderr.contains("refusing") && let_through.stderr.contains("no solution"),
+        "the cached line is believed (and the unsound rule misleads): {}",
+        let_through.stderr
+    );
+    let proven_anyway = with_cache(&cache.0, &["--rules", unsound.path(), "--no-proof-cache"]);
+    assert_eq!(proven_anyway.status, 2, "{}", proven_anyway.stderr);
+
+    // An edited rule is a new rule: the made-up rule written over a cached sound one is
+    // proven, and refused.
+    let edited = Scratch::rules_with("cached-edited", &[]);
+    let corners = std::fs::read_to_string(edited.0.join("corners.rules")).unwrap();
+    edited.write(
+        "corners.rules",
+        format!("{corners}\n{}", String::from_utf8_lossy(MADE_UP_TWO)).as_bytes(),
+    );
+    std::fs::write(&file, &text).unwrap();
+    let run = with_cache(&cache.0, &["--rules", edited.path()]);
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("UNSOUND two-corner-made-up"),
+        "{}",
+        run.stderr
+    );
+
+    // An empty SLINK_CACHE_DIR: no cache is read or written.
+    let off = Scratch::new("cache-off");
+    let run = Command::new(BIN)
+        .args(["--rules", dir.path()])
+        .arg(data("sample.in"))
+        .env("SLINK_CACHE_DIR", "")
+        .env("HOME", &off.0)
+        .env("XDG_CACHE_HOME", &off.0)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    assert_eq!(std::fs::read_dir(&off.0).unwrap().count(), 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // 1. No false verdicts from an unsound rule set
 

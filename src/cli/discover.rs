@@ -5,7 +5,7 @@
 
 use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, RulesArg, TrustArg, io_reason, parse_jobs};
-use crate::discover::enumerate::Options;
+use crate::discover::enumerate::{Options, Shape};
 use crate::discover::progress::Progress;
 use crate::discover::{Discovery, Settings, discover};
 use crate::examples::run_all;
@@ -20,13 +20,16 @@ use std::time::Instant;
 /// Options of `slink rules discover`.
 #[derive(Args, Debug, Clone)]
 pub struct DiscoverArgs {
-    /// The window premises are drawn in: R x C cells, e.g. `2x2` (every smaller box is searched too).
-    #[arg(long, value_name = "RxC", value_parser = parse_window)]
-    pub window: (usize, usize),
+    /// The window premises are drawn in: R x C cells, e.g. `2x2` (every smaller box is
+    /// searched too); `RxC:K` bounds its premises by K facts instead of `--max-facts`. Repeat
+    /// it to pool the candidates of several windows, e.g. `--window 2x2:4 --window 2x3:2`.
+    #[arg(long, value_name = "RxC[:K]", value_parser = parse_window, required = true)]
+    pub window: Vec<WindowArg>,
     /// What a premise cell may hold: clue digits 0-3, and `.` for "anything".
     #[arg(long, value_name = "ALPHABET", default_value = "0123.", value_parser = parse_alphabet)]
     pub clues: Alphabet,
-    /// The most lines and crosses in a premise (clues are not counted).
+    /// The most lines and crosses in a premise (clues are not counted), for windows given
+    /// without their own `:K`.
     #[arg(long, value_name = "K", default_value_t = 3)]
     pub max_facts: usize,
     /// Derive with the local laws only: no rule that needs the answer to be one loop.
@@ -61,17 +64,55 @@ pub struct DiscoverArgs {
     pub trust: TrustArg,
 }
 
-/// Parses `RxC`.
-fn parse_window(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("`{text}`: give the window as RxC, e.g. 2x2");
-    let (r, c) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+/// A `--window`: its cells down and across, and its own bound on premise facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowArg {
+    /// Cells down.
+    pub rows: usize,
+    /// Cells across.
+    pub cols: usize,
+    /// Its bound on facts, when given as `RxC:K`.
+    pub max_facts: Option<usize>,
+}
+
+impl WindowArg {
+    /// The window as enumeration takes it, `default` facts unless it has its own bound.
+    fn shape(&self, default: usize) -> Shape {
+        Shape {
+            rows: self.rows,
+            cols: self.cols,
+            max_facts: self.max_facts.unwrap_or(default),
+        }
+    }
+
+    /// `RxC`, or `RxC:K`.
+    fn text(&self) -> String {
+        match self.max_facts {
+            Some(k) => format!("{}x{}:{k}", self.rows, self.cols),
+            None => format!("{}x{}", self.rows, self.cols),
+        }
+    }
+}
+
+/// Parses `RxC` or `RxC:K`.
+fn parse_window(text: &str) -> Result<WindowArg, String> {
+    let bad = || format!("`{text}`: give the window as RxC or RxC:K, e.g. 2x2 or 2x3:2");
+    let (size, facts) = match text.split_once(':') {
+        Some((size, k)) => (size, Some(k.parse::<usize>().map_err(|_| bad())?)),
+        None => (text, None),
+    };
+    let (r, c) = size.split_once(['x', 'X']).ok_or_else(bad)?;
     let (r, c): (usize, usize) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
     if r.max(c) > 4 || r.min(c) > 3 {
         return Err(format!(
             "`{text}`: windows up to 3x4 cells (a window's edges must fit in 64)"
         ));
     }
-    Ok((r, c))
+    Ok(WindowArg {
+        rows: r,
+        cols: c,
+        max_facts: facts,
+    })
 }
 
 /// What a premise cell may hold: clues, and `None` for anything.
@@ -126,13 +167,14 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
             }
         }
     };
-    let (rows, cols) = args.window;
     let settings = Settings {
         enumerate: Options {
-            rows,
-            cols,
+            windows: args
+                .window
+                .iter()
+                .map(|w| w.shape(args.max_facts))
+                .collect(),
             alphabet: args.clues.0.clone(),
-            max_facts: args.max_facts,
             single_loop: !args.no_single_loop,
         },
         level: args.level,
@@ -156,10 +198,14 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         }
     };
     let found = pool.install(|| discover(&set, &settings, corpus, &progress));
-    let file = args
-        .file
-        .clone()
-        .unwrap_or_else(|| format!("window-{rows}x{cols}.rules"));
+    let file = args.file.clone().unwrap_or_else(|| {
+        let sizes: Vec<String> = args
+            .window
+            .iter()
+            .map(|w| format!("{}x{}", w.rows, w.cols))
+            .collect();
+        format!("window-{}.rules", sizes.join("-"))
+    });
     let path = args.out.join(&file);
     let text = found.file_text(&header(args));
     if let Err(e) = std::fs::create_dir_all(&args.out).and_then(|_| std::fs::write(&path, &text)) {
@@ -206,9 +252,14 @@ fn header(args: &DiscoverArgs) -> String {
         .iter()
         .map(|c| c.map_or('.', |n| (b'0' + n) as char))
         .collect();
+    let windows: String = args
+        .window
+        .iter()
+        .map(|w| format!("--window {} ", w.text()))
+        .collect();
     let mut command = format!(
-        "slink rules discover --window {}x{} --clues {alphabet} --max-facts {} --level {} --keep {}",
-        args.window.0, args.window.1, args.max_facts, args.level, args.keep
+        "slink rules discover {windows}--clues {alphabet} --max-facts {} --level {} --keep {}",
+        args.max_facts, args.level, args.keep
     );
     if args.no_single_loop {
         command.push_str(" --no-single-loop");
@@ -315,7 +366,16 @@ mod tests {
 
     #[test]
     fn windows_and_alphabets() {
-        assert_eq!(parse_window("2x3"), Ok((2, 3)));
+        assert_eq!(
+            parse_window("2x3"),
+            Ok(WindowArg {
+                rows: 2,
+                cols: 3,
+                max_facts: None
+            })
+        );
+        assert_eq!(parse_window("2x3:2").map(|w| w.max_facts), Ok(Some(2)));
+        assert!(parse_window("2x3:").is_err());
         assert!(parse_window("2").is_err());
         assert!(parse_window("5x5").is_err());
         assert_eq!(

@@ -16,6 +16,8 @@ pub struct Io<'a> {
     pub out_terminal: bool,
     /// Whether standard error is a terminal (progress lines and bars).
     pub err_terminal: bool,
+    /// Where rules proven sound are remembered (see [`super::proof_cache`]); `None`: nowhere.
+    pub proof_cache: Option<std::path::PathBuf>,
 }
 
 impl Io<'_> {
@@ -70,6 +72,7 @@ pub fn captured<R>(f: impl FnOnce(&mut Io) -> R) -> (R, Vec<u8>, Vec<u8>) {
         err: &mut err,
         out_terminal: false,
         err_terminal: false,
+        proof_cache: None,
     };
     let value = f(&mut io);
     (value, out, err)

@@ -10,6 +10,7 @@ mod input;
 pub mod io;
 mod parallel;
 mod proof;
+pub mod proof_cache;
 mod rules_check;
 mod rules_test;
 mod solve;
@@ -157,6 +158,10 @@ pub struct TrustArg {
     /// as those rules are sound, and the messages say so.
     #[arg(long)]
     trust_rules: bool,
+    /// Prove every rule of --rules now, even those proven before on this machine (see the
+    /// README's "Trust and limits" for the cache of proven rules).
+    #[arg(long)]
+    no_proof_cache: bool,
 }
 
 /// Limits on the puzzle input.
@@ -310,7 +315,13 @@ impl RulesArg {
 fn load_proven<P: AsRef<Path>>(io: &mut Io, dirs: &[P], trust: TrustArg) -> Result<RuleSet, i32> {
     let set = load_dirs(io, dirs)?;
     if !dirs.is_empty() {
-        proof::vet(io, &set, &shown(dirs), trust.trust_rules)?;
+        proof::vet(
+            io,
+            &set,
+            &shown(dirs),
+            trust.trust_rules,
+            !trust.no_proof_cache,
+        )?;
     }
     Ok(set)
 }
@@ -389,12 +400,13 @@ pub fn main() -> i32 {
         err: &mut stderr,
         out_terminal,
         err_terminal,
+        proof_cache: proof_cache::dir_from_env(),
     };
     run_with(std::env::args_os().collect(), &mut io)
 }
 
-/// Runs a command line in-process on the given streams (neither is a terminal); returns the
-/// exit status. `args` starts with the program name, as `std::env::args_os` does.
+/// Runs a command line in-process on the given streams (neither is a terminal, and no proof
+/// cache is used); returns the exit status. `args` starts with the program name, as `std::env::args_os` does.
 pub fn run(
     args: Vec<OsString>,
     stdin: &mut (dyn Read + Send),
@@ -407,6 +419,7 @@ pub fn run(
         err: stderr,
         out_terminal: false,
         err_terminal: false,
+        proof_cache: None,
     };
     run_with(args, &mut io)
 }

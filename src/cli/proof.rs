@@ -3,6 +3,7 @@
 //! rule directory holds.
 
 use super::io::{Io, say};
+use super::proof_cache::ProofCache;
 use super::{EXIT_BAD_INPUT, rules_check};
 use crate::rules::{Deducer, Rule, RuleSet};
 use crate::soundness::{Budget, Verdict, prove_with};
@@ -41,8 +42,9 @@ pub fn prove_rule(io: &mut Io, rule: &Rule, index: usize, total: usize) -> Verdi
 
 /// Proves every rule of a set read from `source`; prints what fails and refuses the set
 /// (exit status 2) unless every rule is proven sound or never fires. With `trust`, nothing is
-/// proven and a warning says what the answers then rest on.
-pub fn vet(io: &mut Io, set: &RuleSet, source: &str, trust: bool) -> Result<(), i32> {
+/// proven and a warning says what the answers then rest on. With `cached`, rules proven sound
+/// before (in the cache `io` names) are not proven again, and the rules proven now are added.
+pub fn vet(io: &mut Io, set: &RuleSet, source: &str, trust: bool, cached: bool) -> Result<(), i32> {
     if trust {
         say!(
             io,
@@ -54,10 +56,17 @@ pub fn vet(io: &mut Io, set: &RuleSet, source: &str, trust: bool) -> Result<(), 
     }
     let total = set.rules.len();
     let mut refused = 0;
+    let mut cache = match (&io.proof_cache, cached) {
+        (Some(dir), true) => ProofCache::open(dir),
+        _ => ProofCache::none(),
+    };
     for (index, rule) in set.rules.iter().enumerate() {
+        if cache.proven(rule) {
+            continue;
+        }
         let verdict = prove_rule(io, rule, index, total);
         match &verdict {
-            Verdict::Sound { .. } => {}
+            Verdict::Sound { .. } => cache.record(rule),
             Verdict::NeverFires => say!(
                 io,
                 "slink: warning: rule `{}` ({}:{}) can never fire: no board obeying the clue and \
@@ -72,6 +81,7 @@ pub fn vet(io: &mut Io, set: &RuleSet, source: &str, trust: bool) -> Result<(), 
             }
         }
     }
+    cache.save();
     if refused == 0 {
         return Ok(());
     }

@@ -21,17 +21,33 @@ use crate::rules::{Fact, Glyph};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
-/// What to enumerate.
-#[derive(Clone, Debug)]
-pub struct Options {
+/// A window premises are drawn in, with its bound on premise facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
     /// The window's cells down.
     pub rows: usize,
     /// The window's cells across.
     pub cols: usize,
-    /// What a cell of a premise may hold: a clue, or `None` for anything.
-    pub alphabet: Vec<Option<u8>>,
     /// The most lines and crosses in a premise.
     pub max_facts: usize,
+}
+
+impl Shape {
+    /// Whether a box of `r` x `c` cells (either way round) fits the window.
+    pub fn holds(&self, r: usize, c: usize) -> bool {
+        let (small, large) = (self.rows.min(self.cols), self.rows.max(self.cols));
+        r.min(c) <= small && r.max(c) <= large
+    }
+}
+
+/// What to enumerate.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The windows; their candidates are pooled (a box several windows hold is searched
+    /// once, with the largest bound on facts among them).
+    pub windows: Vec<Shape>,
+    /// What a cell of a premise may hold: a clue, or `None` for anything.
+    pub alphabet: Vec<Option<u8>>,
     /// Derive with the single-loop law too (rules that need it are marked).
     pub single_loop: bool,
 }
@@ -107,15 +123,34 @@ pub struct BoxJob {
     pub plain: Option<Laws>,
     /// The canonical placements of clues.
     pub placements: Vec<Placement>,
+    /// The most lines and crosses in a premise of this box.
+    pub max_facts: usize,
 }
 
-/// Lays out the boxes of a window with their canonical placements (the costly tables are
-/// built here, once per box).
+/// Lays out the boxes of the windows with their canonical placements (the costly tables are
+/// built here, once per box). A box gets the largest bound on facts of the windows holding
+/// it, so a box's bound is never below a larger box's: a premise that fits a smaller box is
+/// always found there (the larger box leaves it out as not box-minimal).
 pub fn plan(options: &Options) -> Vec<BoxJob> {
-    boxes(options.rows, options.cols)
+    let mut shapes: Vec<(usize, usize)> = options
+        .windows
+        .iter()
+        .flat_map(|w| boxes(w.rows, w.cols))
+        .collect();
+    shapes.sort();
+    shapes.dedup();
+    shapes
         .into_iter()
-        .filter_map(|(r, c)| Window::new(r, c))
-        .map(|window| {
+        .filter_map(|(r, c)| {
+            let max_facts = options
+                .windows
+                .iter()
+                .filter(|w| w.holds(r, c))
+                .map(|w| w.max_facts)
+                .max()?;
+            Some((Window::new(r, c)?, max_facts))
+        })
+        .map(|(window, max_facts)| {
             let placements = placements(&window, &options.alphabet);
             let plain = options
                 .single_loop
@@ -124,6 +159,7 @@ pub fn plan(options: &Options) -> Vec<BoxJob> {
                 laws: Laws::new(window, options.single_loop),
                 plain,
                 placements,
+                max_facts,
             }
         })
         .collect()
@@ -164,14 +200,14 @@ fn image(p: &Placement, s: &BoxSymmetry) -> Placement {
 }
 
 /// Enumerates every placement of every box, in parallel; `tick` is called once per placement.
-pub fn enumerate(jobs: &[BoxJob], max_facts: usize, tick: &(dyn Fn() + Sync)) -> Vec<Candidate> {
+pub fn enumerate(jobs: &[BoxJob], tick: &(dyn Fn() + Sync)) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = jobs
         .iter()
         .flat_map(|job| {
             job.placements
                 .par_iter()
                 .flat_map_iter(|p| {
-                    let found = Task::new(job, p.clone(), max_facts).run();
+                    let found = Task::new(job, p.clone(), job.max_facts).run();
                     tick();
                     found
                 })
@@ -415,13 +451,15 @@ mod tests {
 
     fn run(rows: usize, cols: usize, alphabet: &[Option<u8>], k: usize) -> Vec<Candidate> {
         let options = Options {
-            rows,
-            cols,
+            windows: vec![Shape {
+                rows,
+                cols,
+                max_facts: k,
+            }],
             alphabet: alphabet.to_vec(),
-            max_facts: k,
             single_loop: false,
         };
-        enumerate(&plan(&options), k, &|| {})
+        enumerate(&plan(&options), &|| {})
     }
 
     #[test]

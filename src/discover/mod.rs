@@ -115,7 +115,7 @@ pub fn discover(
     let jobs = enumerate::plan(&settings.enumerate);
     report.placements = jobs.iter().map(|j| j.placements.len()).sum();
     let stage = progress.stage("enumerate", report.placements);
-    let candidates = enumerate::enumerate(&jobs, settings.enumerate.max_facts, &|| stage.tick());
+    let candidates = enumerate::enumerate(&jobs, &|| stage.tick());
     stage.done();
     report.candidates = candidates.len();
     lap(&mut report, "enumerate");

@@ -61,6 +61,9 @@ pub fn slink(args: &[&str], stdin: &[u8]) -> Run {
     let what = format!("slink {}", args.join(" "));
     let mut child = Command::new(BIN)
         .args(args)
+        // No cache of proven rules: every run proves its --rules afresh (tests/robustness.rs
+        // tests the cache on its own).
+        .env("SLINK_CACHE_DIR", "")
         .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

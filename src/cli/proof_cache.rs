@@ -1,0 +1,205 @@
+//! A cache of rules proven sound, so that a rule set read from files is proven once per machine and prover, not on every run.
+//!
+//! An entry is the rule's meaning written out exactly (the single-loop mark, its dots, premise
+//! and conclusion; not its name, words or examples), so an edited rule never matches its old
+//! entry and there are no hash collisions to fear. Entries live in one text file per slink
+//! version and prover source (`proofs-VERSION-HASH.txt`, the hash taken of the prover's source
+//! files at build time), one per line, in the cache directory:
+//! `$SLINK_CACHE_DIR` (set and empty: no cache), else `$XDG_CACHE_HOME/slink`, else
+//! `$HOME/.cache/slink`. Only `Sound` verdicts are kept. The cache is a convenience: a file
+//! that cannot be read or written is passed over in silence, and the rules are proven.
+
+use crate::rules::{Fact, Glyph, Rule};
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The cache directory the environment names, if any.
+pub fn dir_from_env() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("SLINK_CACHE_DIR") {
+        return (!dir.is_empty()).then(|| PathBuf::from(dir));
+    }
+    let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
+    if let Some(base) = std::env::var_os("XDG_CACHE_HOME").and_then(absolute) {
+        return Some(base.join("slink"));
+    }
+    std::env::var_os("HOME")
+        .and_then(absolute)
+        .map(|home| home.join(".cache").join("slink"))
+}
+
+/// The file of this slink and prover in `dir`.
+pub fn file_in(dir: &Path) -> PathBuf {
+    dir.join(format!(
+        "proofs-{}-{}.txt",
+        env!("CARGO_PKG_VERSION"),
+        env!("SLINK_PROVER_HASH")
+    ))
+}
+
+/// What a proof of `rule` depends on, on one line.
+pub fn key(rule: &Rule) -> String {
+    let mut out = String::from(if rule.assumes_single_loop { "L" } else { "-" });
+    out.push_str(" dots");
+    for d in &rule.dots {
+        let _ = write!(out, " {},{}", d.y, d.x);
+    }
+    let facts = |out: &mut String, name: &str, facts: &[Fact]| {
+        out.push_str(name);
+        for f in facts {
+            let glyph = match f.glyph {
+                Glyph::Line => '-',
+                Glyph::Cross => 'x',
+                Glyph::Clue(n) => char::from(b'0' + n.min(9)),
+            };
+            let _ = write!(out, " {},{}:{glyph}", f.at.y, f.at.x);
+        }
+    };
+    facts(&mut out, "; when", &rule.premise);
+    facts(&mut out, "; then", &rule.conclusion);
+    out
+}
+
+/// The rules proven before, and those proven in this run (to be saved).
+#[derive(Debug, Default)]
+pub struct ProofCache {
+    /// The cache file; `None` when there is no cache.
+    file: Option<PathBuf>,
+    /// Keys of rules proven sound.
+    known: HashSet<String>,
+    /// Keys proven in this run, not yet in the file.
+    fresh: Vec<String>,
+}
+
+impl ProofCache {
+    /// No cache: every rule is proven.
+    pub fn none() -> ProofCache {
+        ProofCache::default()
+    }
+
+    /// The cache in `dir` (read now; a missing or unreadable file is an empty cache).
+    pub fn open(dir: &Path) -> ProofCache {
+        let file = file_in(dir);
+        let known = std::fs::read(&file)
+            .map(|bytes| {
+                String::from_utf8_lossy(&bytes)
+                    .lines()
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        ProofCache {
+            file: Some(file),
+            known,
+            fresh: Vec::new(),
+        }
+    }
+
+    /// Whether `rule` was proven sound before.
+    pub fn proven(&self, rule: &Rule) -> bool {
+        self.file.is_some() && self.known.contains(&key(rule))
+    }
+
+    /// Notes that `rule` was proven sound.
+    pub fn record(&mut self, rule: &Rule) {
+        if self.file.is_none() {
+            return;
+        }
+        let key = key(rule);
+        if self.known.insert(key.clone()) {
+            self.fresh.push(key);
+        }
+    }
+
+    /// Appends the rules proven in this run to the file (one write, so that runs side by side
+    /// do not interleave lines); a failure is ignored.
+    pub fn save(&mut self) {
+        let Some(file) = &self.file else { return };
+        if self.fresh.is_empty() {
+            return;
+        }
+        let text: String = self.fresh.drain(..).map(|k| k + "\n").collect();
+        if let Some(dir) = file.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+        {
+            let _ = f.write_all(text.as_bytes());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("slink-proofs-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn rules_proven_once_are_known_the_next_time() {
+        let dir = temp("known");
+        let set = RuleSet::builtin();
+        let mut cache = ProofCache::open(&dir);
+        assert!(set.rules.iter().all(|r| !cache.proven(r)));
+        for r in &set.rules {
+            cache.record(r);
+        }
+        cache.save();
+        let again = ProofCache::open(&dir);
+        assert!(set.rules.iter().all(|r| again.proven(r)));
+        let lines = std::fs::read_to_string(file_in(&dir))
+            .unwrap()
+            .lines()
+            .count();
+        assert_eq!(lines, set.rules.len());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_edited_rule_is_not_known() {
+        let dir = temp("edited");
+        let set = RuleSet::builtin();
+        let mut cache = ProofCache::open(&dir);
+        cache.record(&set.rules[0]);
+        cache.save();
+        let cache = ProofCache::open(&dir);
+        let mut edited = set.rules[0].clone();
+        edited.name = "renamed".into();
+        assert!(cache.proven(&edited), "names are not part of the meaning");
+        edited.conclusion.pop();
+        assert!(!cache.proven(&edited));
+        let mut flipped = set.rules[0].clone();
+        flipped.assumes_single_loop = !flipped.assumes_single_loop;
+        assert!(!cache.proven(&flipped));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn no_cache_knows_nothing_and_writes_nothing() {
+        let set = RuleSet::builtin();
+        let mut cache = ProofCache::none();
+        cache.record(&set.rules[0]);
+        cache.save();
+        assert!(!cache.proven(&set.rules[0]));
+    }
+
+    #[test]
+    fn an_unwritable_place_is_passed_over() {
+        let dir = temp("unwritable");
+        std::fs::write(&dir, "a file, not a directory").unwrap();
+        let set = RuleSet::builtin();
+        let mut cache = ProofCache::open(&dir.join("below"));
+        cache.record(&set.rules[0]);
+        cache.save();
+        let _ = std::fs::remove_file(&dir);
+    }
+}
