@@ -98,6 +98,50 @@ fn written_rules_pass_check_and_test_and_rediscovery_finds_nothing_new() {
 }
 
 #[test]
+fn pooled_windows_write_one_file_that_passes_check_and_test() {
+    let dir = TempDir::new("pooled");
+    let args = [
+        "rules",
+        "discover",
+        "-j",
+        "2",
+        "--window",
+        "1x1:3",
+        "--window",
+        "1x3:1",
+        "--clues",
+        "3.",
+        "--keep",
+        "1000",
+        "--out",
+        dir.path(),
+    ];
+    let run = slink(&args, b"");
+    assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+    let text = std::fs::read_to_string(dir.0.join("window-1x1-1x3.rules"))
+        .expect("one file named after both windows");
+    assert!(
+        text.contains("slink rules discover --window 1x1:3 --window 1x3:1 --clues 3."),
+        "the header gives the command: {text}"
+    );
+    assert_eq!(text.matches("\nrule ").count(), figure(&run, "new"));
+    // Both windows contribute: the pool finds more than either window alone.
+    let pooled = figure(&run, "new");
+    for window in ["1x1:3", "1x3:1"] {
+        let alone = TempDir::new("alone");
+        let mut one = args.to_vec();
+        one.drain(4..8);
+        one.splice(4..4, ["--window", window]);
+        *one.last_mut().unwrap() = alone.path();
+        let run = slink(&one, b"");
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        let found = figure(&run, "new");
+        assert!(0 < found && found < pooled, "{window}: {found} of {pooled}");
+    }
+    check_and_test(dir.path());
+}
+
+#[test]
 fn a_window_the_built_in_set_covers_keeps_nothing() {
     let dir = TempDir::new("covered");
     let run = slink(

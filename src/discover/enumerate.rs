@@ -463,6 +463,48 @@ mod tests {
     }
 
     #[test]
+    fn pooled_windows_give_each_box_the_largest_bound_that_holds_it() {
+        let shape = |rows, cols, max_facts| Shape {
+            rows,
+            cols,
+            max_facts,
+        };
+        let options = Options {
+            windows: vec![shape(2, 2, 4), shape(3, 2, 2)],
+            alphabet: vec![Some(3)],
+            single_loop: false,
+        };
+        let bounds: Vec<(usize, usize, usize)> = plan(&options)
+            .iter()
+            .map(|j| (j.laws.window.rows, j.laws.window.cols, j.max_facts))
+            .collect();
+        assert!(bounds.contains(&(2, 2, 4)));
+        assert!(bounds.contains(&(1, 2, 4)));
+        assert!(bounds.contains(&(2, 3, 2)));
+        assert!(bounds.contains(&(1, 3, 2)));
+        assert_eq!(bounds.len(), 9, "each box once: {bounds:?}");
+
+        // The pool holds every candidate of the first window, and the larger boxes' premises
+        // keep to their own bound.
+        let small = run(1, 1, &[Some(3), None], 2);
+        let pooled = enumerate(
+            &plan(&Options {
+                windows: vec![shape(1, 1, 2), shape(1, 2, 1)],
+                alphabet: vec![Some(3), None],
+                single_loop: false,
+            }),
+            &|| {},
+        );
+        assert!(small.iter().all(|c| pooled.contains(c)));
+        let wide: Vec<&Candidate> = pooled.iter().filter(|c| c.cols == 2).collect();
+        assert!(!wide.is_empty());
+        for c in wide {
+            let edges = c.premise.iter().filter(|f| f.at.is_edge()).count();
+            assert!(edges <= 1, "{c:?}");
+        }
+    }
+
+    #[test]
     fn boxes_up_to_a_quarter_turn() {
         assert_eq!(boxes(1, 2), vec![(0, 0), (0, 1), (0, 2), (1, 1), (1, 2)]);
         assert_eq!(boxes(2, 1), boxes(1, 2));
