@@ -142,6 +142,106 @@ fn pooled_windows_write_one_file_that_passes_check_and_test() {
 }
 
 #[test]
+fn pruned_picks_weigh_what_rules_ablate_finds_they_weigh() {
+    let dir = TempDir::new("pruned");
+    let corpus = data("puzzles-slitherlink.in");
+    let run = slink(
+        &[
+            "rules",
+            "discover",
+            "-j",
+            "2",
+            "--window",
+            "2x2:2",
+            "--clues",
+            "3.",
+            "--corpus",
+            corpus.to_str().unwrap(),
+            "--keep",
+            "4",
+            "--overshoot",
+            "3",
+            "--out",
+            dir.path(),
+        ],
+        b"",
+    );
+    assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+    let text = std::fs::read_to_string(dir.0.join("window-2x2.rules")).unwrap();
+    assert!(text.contains("--overshoot 3"), "{text}");
+    // The weight of each kept rule, as the file states it.
+    let mut weights = BTreeMap::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if let Some(rest) = line.strip_prefix("# On the corpus, the kept rules decide ") {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let puzzles: usize = words[5].parse().unwrap();
+            let name = lines
+                .next()
+                .unwrap()
+                .strip_prefix("rule ")
+                .unwrap()
+                .to_string();
+            weights.insert(name, puzzles);
+        }
+    }
+    assert_eq!(weights.len(), 4, "{text}");
+
+    // `rules ablate` on the built-in rules (deduction only) plus the file: the same weights.
+    let union = TempDir::new("pruned-union");
+    for entry in std::fs::read_dir(root().join("rules")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let text: String = text
+                .lines()
+                .filter(|l| !l.starts_with("use probing") && !l.starts_with("use search"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            std::fs::write(union.0.join(path.file_name().unwrap()), text).unwrap();
+        }
+    }
+    std::fs::write(union.0.join("found.rules"), &text).unwrap();
+    let ablate = slink(
+        &[
+            "rules",
+            "ablate",
+            "--rules",
+            union.path(),
+            corpus.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(ablate.status, 0, "{}", ablate.stderr);
+    let report = ablate.stdout_text();
+    for (name, puzzles) in &weights {
+        let row = report
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no row for {name}: {report}"));
+        let lost: usize = row.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert_eq!(lost, *puzzles, "{name}: {report}");
+    }
+    // The corpus figure after is that of the kept rules, as `rules ablate` finds it.
+    let after = run
+        .stdout_text()
+        .lines()
+        .find(|l| l.starts_with("corpus of"))
+        .unwrap()
+        .split(", ")
+        .nth(2)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(
+        report.contains(&format!("finishes {after} (")),
+        "{after}: {report}"
+    );
+}
+
+#[test]
 fn a_window_the_built_in_set_covers_keeps_nothing() {
     let dir = TempDir::new("covered");
     let run = slink(
@@ -179,6 +279,7 @@ fn no_kept_candidate_is_derived_by_the_built_in_set() {
         },
         level: 3,
         keep: 1000,
+        overshoot: 0,
         colouring: true,
     };
     let found = discover(&set, &settings, None, &Progress::hidden());

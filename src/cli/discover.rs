@@ -7,6 +7,7 @@ use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, RulesArg, TrustArg, io_reason, parse_jobs};
 use crate::discover::enumerate::{Options, Shape};
 use crate::discover::progress::Progress;
+use crate::discover::rulefile;
 use crate::discover::{Discovery, Settings, discover};
 use crate::examples::run_all;
 use crate::puzzle::parse_all;
@@ -45,6 +46,10 @@ pub struct DiscoverArgs {
     /// Keep at most K rules (with a corpus: the K best, chosen greedily).
     #[arg(long, value_name = "K", default_value_t = 60)]
     pub keep: usize,
+    /// With a corpus: pick K+N rules greedily, then drop the N that weigh least (what the
+    /// corpus loses without each, solved afresh), one at a time.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "corpus")]
+    pub overshoot: usize,
     /// Score the corpus without inside/outside colouring.
     #[arg(long)]
     pub no_colouring: bool,
@@ -179,6 +184,7 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         },
         level: args.level,
         keep: args.keep,
+        overshoot: args.overshoot,
         colouring: !args.no_colouring,
     };
     let started = Instant::now();
@@ -218,7 +224,7 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         return EXIT_BAD_INPUT;
     }
     let problems = read_back(&path.display().to_string(), &text);
-    let mut out = summary(&found, started.elapsed().as_secs_f64());
+    let mut out = summary(&found, started.elapsed().as_secs_f64(), args.level);
     let _ = writeln!(
         out,
         "wrote {} rules to {}",
@@ -267,6 +273,9 @@ fn header(args: &DiscoverArgs) -> String {
     if let Some(c) = &args.corpus {
         let _ = write!(command, " --corpus {}", c.display());
     }
+    if args.overshoot > 0 {
+        let _ = write!(command, " --overshoot {}", args.overshoot);
+    }
     if args.no_colouring {
         command.push_str(" --no-colouring");
     }
@@ -298,7 +307,7 @@ fn read_back(name: &str, text: &str) -> Vec<String> {
 }
 
 /// The report printed at the end.
-fn summary(found: &Discovery, seconds: f64) -> String {
+fn summary(found: &Discovery, seconds: f64, level: u32) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -331,6 +340,13 @@ fn summary(found: &Discovery, seconds: f64) -> String {
     }
     for f in &found.rules {
         match f.gain {
+            Some(g) if found.pruned => {
+                let _ = writeln!(
+                    out,
+                    "  {:<28} weighs {} edges, {} puzzles",
+                    f.rule.name, g.edges, g.puzzles
+                );
+            }
             Some(g) => {
                 let _ = writeln!(
                     out,
@@ -344,7 +360,7 @@ fn summary(found: &Discovery, seconds: f64) -> String {
         }
     }
     for (c, verdict) in &found.unsound {
-        let (level, why) = match verdict {
+        let (severity, why) = match verdict {
             Verdict::Undecided { steps, edges } => (
                 "warning",
                 format!("the proof ran out of its budget ({steps} steps, {edges} edges)"),
@@ -352,9 +368,11 @@ fn summary(found: &Discovery, seconds: f64) -> String {
             Verdict::NeedsSingleLoop(_) => ("error", "it needs the single-loop law".to_string()),
             _ => ("error", "the proof found a counterexample".to_string()),
         };
+        let rule = rulefile::bare_rule(c, &rulefile::base_name(c), level);
         let _ = writeln!(
             out,
-            "{level}: a candidate was not proved sound ({why}) and is left out: {c:?}"
+            "{severity}: a candidate was not proved sound ({why}) and is left out:\n{}",
+            rulefile::rule_text(&rule, "")
         );
     }
     out

@@ -43,6 +43,9 @@ pub struct Settings {
     pub level: u32,
     /// The most rules to keep.
     pub keep: usize,
+    /// With a corpus: pick this many more than `keep` greedily, then drop the weakest one at
+    /// a time (see [`rank::prune`]).
+    pub overshoot: usize,
     /// Whether the corpus is scored with colouring on.
     pub colouring: bool,
 }
@@ -95,6 +98,9 @@ pub struct Discovery {
     pub corpus: Option<CorpusFigures>,
     /// The rules kept, best first with a corpus, else in enumeration order.
     pub rules: Vec<Found>,
+    /// Whether the picks were pruned back (each rule's gain is then its weight in the kept
+    /// set: what the set loses without it).
+    pub pruned: bool,
     /// Seconds each stage took, in order.
     pub timings: Vec<(&'static str, f64)>,
 }
@@ -199,7 +205,7 @@ pub fn discover(
             let picks = rank::select(
                 &mut scorer,
                 &rules,
-                settings.keep,
+                settings.keep + settings.overshoot,
                 &sound,
                 &|scored, picked| {
                     stage.set(scored);
@@ -207,7 +213,23 @@ pub fn discover(
                 },
             );
             stage.done();
-            let (solved_after, decided_after) = scorer.totals();
+            report.pruned = settings.overshoot > 0;
+            let picks = if settings.overshoot > 0 && picks.len() > settings.keep {
+                let stage = progress.stage("prune", picks.len() - settings.keep);
+                let kept = rank::prune(&scorer, &rules, picks, settings.keep, &|dropped| {
+                    stage.set(dropped)
+                });
+                stage.done();
+                kept
+            } else {
+                picks
+            };
+            // The figures after are those of the kept rules solving the corpus from scratch.
+            let mut kept_set = scorer.set_without_picks();
+            kept_set
+                .rules
+                .extend(picks.iter().map(|p| rules[p.candidate].clone()));
+            let (solved_after, decided_after) = scorer.totals_with(kept_set);
             report.corpus = Some(CorpusFigures {
                 puzzles: scorer.len(),
                 solved_before,
@@ -258,6 +280,10 @@ impl Discovery {
         for found in &self.rules {
             out.push('\n');
             let comment = match found.gain {
+                Some(g) if self.pruned => format!(
+                    "On the corpus, the kept rules decide {} fewer edges and finish {} fewer puzzles without it.",
+                    g.edges, g.puzzles
+                ),
                 Some(g) => format!(
                     "Picked with {} more edges and {} more puzzles decided on the corpus.",
                     g.edges, g.puzzles

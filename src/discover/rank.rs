@@ -204,6 +204,9 @@ impl Lattice for Live<'_> {
 /// A corpus solved by deduction with a rule set, ready to score candidates.
 pub struct Scorer {
     puzzles: Vec<Puzzle>,
+    /// The rule set the scorer started from.
+    base: RuleSet,
+    /// The same with the rules added since.
     set: RuleSet,
     book: RuleBook,
     options: SolveOptions,
@@ -235,6 +238,7 @@ impl Scorer {
         let book = RuleBook::new(set.clone());
         let mut scorer = Scorer {
             puzzles,
+            base: set.clone(),
             set,
             book,
             options,
@@ -413,6 +417,82 @@ impl Scorer {
         self.book = RuleBook::new(self.set.clone());
         self.compile();
         affected
+    }
+}
+
+impl Scorer {
+    /// The rule set the scorer started from, without the rules added since.
+    pub fn set_without_picks(&self) -> RuleSet {
+        self.base.clone()
+    }
+
+    /// Puzzles finished and edges decided on the corpus by `set` solved from scratch
+    /// (deduction only, as the scorer solves; in parallel).
+    pub fn totals_with(&self, set: RuleSet) -> (usize, usize) {
+        let book = RuleBook::new(set);
+        self.puzzles
+            .par_iter()
+            .map_init(
+                || Solver::with_options(book.clone(), self.options),
+                |solver, p| {
+                    let (board, outcome) = solver.solve(p);
+                    let solved = usize::from(matches!(outcome, Outcome::Solved));
+                    (solved, edge_count(p) - board.unknown())
+                },
+            )
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    }
+}
+
+/// Drops picks until `keep` remain, each time the one whose loss (puzzles, then edges the
+/// set with every remaining pick finishes without it) is least, solving the corpus afresh for
+/// each; returns the picks kept, in their order, each with its loss in the final set as its
+/// gain. Rules picked greedily for their edges are often made redundant by later picks:
+/// picking a few more than wanted and pruning back trades them for rules that carry weight.
+/// `tick` is called with the picks dropped so far.
+pub fn prune(
+    scorer: &Scorer,
+    candidates: &[Rule],
+    mut picks: Vec<Pick>,
+    keep: usize,
+    tick: &dyn Fn(usize),
+) -> Vec<Pick> {
+    let with = |picks: &[Pick], skip: Option<usize>| {
+        let mut set = scorer.set_without_picks();
+        set.rules.extend(
+            picks
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| Some(k) != skip)
+                .map(|(_, p)| candidates[p.candidate].clone()),
+        );
+        scorer.totals_with(set)
+    };
+    let mut dropped = 0;
+    loop {
+        let (solved, decided) = with(&picks, None);
+        let losses: Vec<Gain> = (0..picks.len())
+            .map(|k| {
+                let (s, d) = with(&picks, Some(k));
+                Gain {
+                    puzzles: solved.saturating_sub(s),
+                    edges: decided.saturating_sub(d),
+                }
+            })
+            .collect();
+        if picks.len() <= keep {
+            for (p, loss) in picks.iter_mut().zip(losses) {
+                p.gain = loss;
+            }
+            return picks;
+        }
+        // The least loss; among equals the latest pick.
+        let weakest = (0..picks.len())
+            .min_by_key(|&k| (losses[k], Reverse(k)))
+            .expect("more picks than kept");
+        picks.remove(weakest);
+        dropped += 1;
+        tick(dropped);
     }
 }
 
