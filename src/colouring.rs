@@ -14,7 +14,11 @@
 //!   colour, a 3 has both of their sides as lines and a 1 both as crosses; with different
 //!   colours, exactly one of them differs from the cell, so a 1 has its other two sides as
 //!   crosses and a 3 as lines, and a 2 relates its other two neighbours (equal colours when
-//!   the pair is equal, opposite otherwise, and opposite to the pair when it is equal).
+//!   the pair is equal, opposite otherwise, and opposite to the pair when it is equal);
+//! - around a clue cell, two neighbours of the cell's own class: their colours against the
+//!   cell's count towards the clue, and the other two neighbours make up the rest: both the
+//!   cell's colour (crosses), both the other (lines), or one each, so they differ from each
+//!   other (a relation no edge holds, e.g. a 2 with one line and one cross).
 
 use crate::board::{Board, CROSS, Contradiction, LINE, OFF, Reason, UNKNOWN, Why, clue_of};
 
@@ -230,6 +234,10 @@ pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradi
         let stride = colouring.stride;
         for &m in scratch.iter() {
             let m = m as usize;
+            // A clue cell whose own class changed may now share it with two neighbours.
+            if let Some(clue) = clue_of(board.at(m)) {
+                decided += clue_pairs(board, m, clue)?;
+            }
             for side in [m - stride, m + 1, m + stride, m - 1] {
                 // An off-grid member (of the outside) has one grid side; skip the others.
                 if board.at(side) == OFF {
@@ -262,25 +270,41 @@ fn clue_pairs(board: &mut Board, cell: usize, clue: u8) -> Result<u64, Contradic
     let stride = colouring.stride;
     let sides = [cell - stride, cell + 1, cell + stride, cell - 1];
     let across = sides.map(|s| 2 * s - cell);
-    let own = colouring.find((cell >> 1) as u32).0;
+    let (own, own_parity) = colouring.find((cell >> 1) as u32);
     let classes = across.map(|n| colouring.find((n >> 1) as u32));
     let mut decided = 0;
+    let set = |board: &mut Board, edges: [usize; 2], state: u8| {
+        let mut n = 0;
+        for e in edges {
+            n += u64::from(board.set_edge(e, state, Reason::Colouring)?);
+        }
+        Ok::<u64, Contradiction>(n)
+    };
     for i in 0..4 {
         for j in i + 1..4 {
             let ((ri, pi), (rj, pj)) = (classes[i], classes[j]);
-            if ri != rj || ri == own {
+            if ri != rj {
                 continue;
             }
             let mut rest = (0..4).filter(|&k| k != i && k != j);
             let (k, l) = (rest.next().unwrap_or(0), rest.next().unwrap_or(0));
-            let equal = pi == pj;
-            let set = |board: &mut Board, edges: [usize; 2], state: u8| {
-                let mut n = 0;
-                for e in edges {
-                    n += u64::from(board.set_edge(e, state, Reason::Colouring)?);
+            if ri == own {
+                // Both neighbours' colours are known against the cell's: the other two must
+                // make up the clue. One of two is a relation no edge holds (they differ).
+                let differing = u8::from(pi != own_parity) + u8::from(pj != own_parity);
+                match clue.checked_sub(differing) {
+                    Some(0) => decided += set(board, [sides[k], sides[l]], CROSS)?,
+                    Some(1) => {
+                        if !board.relate_cells(across[k], across[l], true) {
+                            return Err(board.contradiction(Why::ColourClash, cell));
+                        }
+                    }
+                    Some(2) => decided += set(board, [sides[k], sides[l]], LINE)?,
+                    _ => return Err(board.contradiction(Why::ColourClash, cell)),
                 }
-                Ok::<u64, Contradiction>(n)
-            };
+                continue;
+            }
+            let equal = pi == pj;
             match (clue, equal) {
                 (3, true) => decided += set(board, [sides[i], sides[j]], LINE)?,
                 (1, true) => decided += set(board, [sides[i], sides[j]], CROSS)?,

@@ -33,8 +33,12 @@ pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradi
                     decided += u64::from(board.set_edge(e, CROSS, Reason::LoopClosure)?);
                 }
             }
-        } else if board.joins_chain_ends(edge) && !board.closing_finishes(edge) {
-            decided += u64::from(board.set_edge(edge, CROSS, Reason::LoopClosure)?);
+        } else if board.joins_chain_ends(edge) {
+            if board.closing_finishes(edge) {
+                board.defer_closure(edge);
+            } else {
+                decided += u64::from(board.set_edge(edge, CROSS, Reason::LoopClosure)?);
+            }
         }
     }
     Ok(decided)

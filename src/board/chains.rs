@@ -110,17 +110,29 @@ impl Board {
             .find(|&e| e != came && self.codes[e] == LINE)
     }
 
-    /// Whether loop-closure candidates are queued.
+    /// Whether loop-closure candidates are queued or deferred.
     #[inline]
     pub fn has_closures(&self) -> bool {
-        !self.closures.is_empty()
+        !self.closures.is_empty() || !self.deferred.is_empty()
     }
 
     /// Queued edges that joined the two ends of one chain when they were queued, or whose line
-    /// closed the loop as the whole answer, drained by the loop-closure deducer.
+    /// closed the loop as the whole answer, and the deferred ones, drained by the loop-closure
+    /// deducer.
     pub fn take_closures(&mut self, into: &mut Vec<u32>) {
         into.clear();
         into.append(&mut self.closures);
+        into.append(&mut self.deferred);
+    }
+
+    /// Keeps an edge that joins the two ends of the only chain, where a line would finish the
+    /// answer now, for the deducer to look at again: a line off the chain, found later, makes
+    /// it a cross. (Dropping it made deduction depend on the order edges were found in: a set
+    /// with more rules could finish fewer puzzles.)
+    pub fn defer_closure(&mut self, edge: usize) {
+        if !self.deferred.contains(&(edge as u32)) {
+            self.deferred.push(edge as u32);
+        }
     }
 
     /// Whether the unknown edge `edge` joins the two ends of one chain.

@@ -255,6 +255,9 @@ pub struct Board {
     line_count: usize,
     /// Edges that joined the two ends of one chain when they were queued (loop closure).
     closures: Vec<u32>,
+    /// Edges joining the two ends of the only chain where closing it would have finished the
+    /// answer when the deducer looked: looked at again each time (see `chains`).
+    deferred: Vec<u32>,
     /// Inside/outside colouring, once switched on.
     colouring: Option<Box<Colouring>>,
 }
@@ -278,6 +281,7 @@ impl Board {
             unsatisfied: 0,
             line_count: 0,
             closures: Vec::new(),
+            deferred: Vec::new(),
             colouring: None,
         };
         board.reset(puzzle, margin, tracking);
@@ -345,6 +349,7 @@ impl Board {
         self.unsatisfied = unsatisfied;
         self.line_count = 0;
         self.closures.clear();
+        self.deferred.clear();
         self.colouring = None;
         self.exits = false;
         // Only the border ring sees off-grid edges: its dots hold them as crosses in their
@@ -804,7 +809,8 @@ impl Board {
 
     /// Takes back every edge decided after the first `len` trail entries, newest first, with
     /// every count, word, chain end and colouring relation they brought; queued loop-closure
-    /// candidates are dropped (marks are taken at fixpoints, where none are queued).
+    /// candidates are dropped (marks are taken at fixpoints, where none are queued), deferred
+    /// ones kept (the deducer checks them afresh).
     pub fn undo_to(&mut self, len: usize) {
         while self.decided > len {
             self.decided -= 1;

@@ -246,3 +246,34 @@ fn refused_writes_change_nothing_and_contradictions_are_undone_whole() {
     assert_eq!(b.word(b.index(1, 1)), before.word(before.index(1, 1)));
     assert_eq!(b.unsatisfied(), before.unsatisfied());
 }
+
+#[test]
+fn a_two_with_one_side_each_way_relates_its_other_two_neighbours() {
+    // The middle 2 has a line above and a cross to its right: of its left and lower
+    // neighbours exactly one differs from it, so they differ from each other. No edge says
+    // so, and the two known neighbours are in the 2's own class.
+    let mut b = board("3 3\n. . .\n. 2 .\n. . .\n0 0\n", false);
+    b.set_edge(h(&b, 1, 1), LINE, Reason::Given).unwrap();
+    b.set_edge(v(&b, 1, 2), CROSS, Reason::Given).unwrap();
+    b.start_colouring().unwrap();
+    crate::colouring::deduce(&mut b, &mut Vec::new()).unwrap();
+    let (left, below) = (b.index(3, 1), b.index(5, 3));
+    assert_eq!(b.colouring().unwrap().relation(left, below), Some(true));
+}
+
+#[test]
+fn a_closing_edge_left_open_becomes_a_cross_once_a_line_lies_elsewhere() {
+    // Three sides of the middle cell: closing the fourth would finish the (blank) puzzle, so
+    // loop closure leaves it; a line found later off that chain makes it a cross.
+    let mut b = board("3 3\n. . .\n. . .\n. . .\n0 0\n", true);
+    for e in [h(&b, 1, 1), v(&b, 1, 2), h(&b, 2, 1)] {
+        b.set_edge(e, LINE, Reason::Given).unwrap();
+    }
+    let closing = v(&b, 1, 1);
+    let mut scratch = Vec::new();
+    assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(0));
+    assert_eq!(b.at(closing), UNKNOWN);
+    b.set_edge(h(&b, 0, 0), LINE, Reason::Given).unwrap();
+    assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(1));
+    assert_eq!(b.at(closing), CROSS);
+}
