@@ -9,7 +9,7 @@
 //! closes the loop as the whole answer; this deducer works through that queue. Chain ends
 //! are part of the board's state, so search and probing take them back with everything else.
 
-use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN};
+use crate::board::{Board, CROSS, Contradiction, DEFERRED, LINE, Reason, UNKNOWN};
 
 /// Decides every queued edge that still joins the two ends of one chain; returns the edges decided.
 ///
@@ -20,8 +20,12 @@ pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradi
     }
     board.take_closures(scratch);
     let mut decided = 0;
-    for &edge in scratch.iter() {
-        let edge = edge as usize;
+    for &entry in scratch.iter() {
+        let edge = (entry & !DEFERRED) as usize;
+        if entry & DEFERRED != 0 && board.at(edge) != UNKNOWN {
+            // Decided since it was deferred; a line there now may join anything.
+            continue;
+        }
         if board.at(edge) == LINE {
             // This line closed the loop, every line on it and every clue met: nothing else
             // can be a line.

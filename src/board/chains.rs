@@ -17,6 +17,10 @@
 
 use super::{Board, LINE, UNKNOWN};
 
+/// The bit [`Board::take_closures`] marks a deferred edge with (lattice indices stay far
+/// below it: a board holds at most a few hundred million points).
+pub(crate) const DEFERRED: u32 = 1 << 31;
+
 impl Board {
     /// The other end of the chain of lines that ends at `dot` (a dot with one line).
     #[inline]
@@ -117,12 +121,12 @@ impl Board {
     }
 
     /// Queued edges that joined the two ends of one chain when they were queued, or whose line
-    /// closed the loop as the whole answer, and the deferred ones, drained by the loop-closure
-    /// deducer.
+    /// closed the loop as the whole answer, and the deferred ones (marked with
+    /// [`DEFERRED`]), drained by the loop-closure deducer.
     pub fn take_closures(&mut self, into: &mut Vec<u32>) {
         into.clear();
         into.append(&mut self.closures);
-        into.append(&mut self.deferred);
+        into.extend(self.deferred.drain(..).map(|e| e | DEFERRED));
     }
 
     /// Keeps an edge that joins the two ends of the only chain, where a line would finish the

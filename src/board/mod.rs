@@ -12,6 +12,7 @@
 //! the edges, as Tatham's Loopy does.
 
 mod chains;
+pub(crate) use chains::DEFERRED;
 pub mod contradiction;
 
 use crate::colouring::Colouring;

@@ -277,3 +277,21 @@ fn a_closing_edge_left_open_becomes_a_cross_once_a_line_lies_elsewhere() {
     assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(1));
     assert_eq!(b.at(closing), CROSS);
 }
+
+#[test]
+fn a_deferred_edge_that_became_a_line_later_is_no_closing_line() {
+    // Deferred inside a probe (closing would finish the blank puzzle), kept over the undo;
+    // the same edge set as a line afterwards, on a board without that chain, closes nothing,
+    // and loop closure must not cross every other edge as if the answer were complete.
+    let mut b = board("3 3\n. . .\n. . .\n. . .\n0 0\n", true);
+    for e in [h(&b, 1, 1), v(&b, 1, 2), h(&b, 2, 1)] {
+        b.set_edge(e, LINE, Reason::Given).unwrap();
+    }
+    let closing = v(&b, 1, 1);
+    let mut scratch = Vec::new();
+    assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(0));
+    b.undo_to(0);
+    b.set_edge(closing, LINE, Reason::Given).unwrap();
+    assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(0));
+    assert_eq!(b.at(h(&b, 0, 0)), UNKNOWN);
+}
