@@ -51,6 +51,10 @@ pub struct Colouring {
     /// The key of the cells outside the grid.
     outside: u32,
     stride: usize,
+    /// Per key: the deducer round that last listed the cell to look at (see `mark_clue`).
+    seen: Vec<u16>,
+    /// The deducer's current round (never 0, the mark of a cell not listed yet).
+    epoch: u16,
 }
 
 impl Colouring {
@@ -68,6 +72,8 @@ impl Colouring {
             queue: Vec::new(),
             outside: 0,
             stride: board.stride(),
+            seen: vec![0; n],
+            epoch: 0,
         };
         let (rows, cols) = (board.rows() as isize, board.cols() as isize);
         let first = board.index(-1, 1);
@@ -231,12 +237,21 @@ pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradi
         }
         scratch.clear();
         scratch.append(&mut colouring.queue);
+        colouring.epoch = colouring.epoch.wrapping_add(1);
+        if colouring.epoch == 0 {
+            colouring.seen.fill(0);
+            colouring.epoch = 1;
+        }
         let stride = colouring.stride;
-        for &m in scratch.iter() {
-            let m = m as usize;
-            // A clue cell whose own class changed may now share it with two neighbours.
-            if let Some(clue) = clue_of(board.at(m)) {
-                decided += clue_pairs(board, m, clue)?;
+        // The clue cells to look at, each once this round: a queued clue cell (its own class
+        // changed, so it may now share it with two neighbours) and the clue cells next to a
+        // queued cell (a neighbour's class changed). They follow the queued cells in
+        // `scratch`.
+        let queued = scratch.len();
+        for q in 0..queued {
+            let m = scratch[q] as usize;
+            if clue_of(board.at(m)).is_some() {
+                mark_clue(board, scratch, m);
             }
             for side in [m - stride, m + 1, m + stride, m - 1] {
                 // An off-grid member (of the outside) has one grid side; skip the others.
@@ -251,10 +266,28 @@ pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradi
                         decided += u64::from(board.set_edge(side, state, Reason::Colouring)?);
                     }
                 }
-                if let Some(clue) = clue_of(board.at(across)) {
-                    decided += clue_pairs(board, across, clue)?;
+                if clue_of(board.at(across)).is_some() {
+                    mark_clue(board, scratch, across);
                 }
             }
+        }
+        for q in queued..scratch.len() {
+            let cell = scratch[q] as usize;
+            if let Some(clue) = clue_of(board.at(cell)) {
+                decided += clue_pairs(board, cell, clue)?;
+            }
+        }
+    }
+}
+
+/// Adds a clue cell to the cells to look at this round (`scratch` past the queued ones),
+/// unless it is there already.
+fn mark_clue(board: &mut Board, scratch: &mut Vec<u32>, cell: usize) {
+    if let Some(colouring) = board.colouring_mut() {
+        let key = cell >> 1;
+        if colouring.seen[key] != colouring.epoch {
+            colouring.seen[key] = colouring.epoch;
+            scratch.push(cell as u32);
         }
     }
 }
