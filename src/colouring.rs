@@ -271,8 +271,8 @@ pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradi
                 }
             }
         }
-        for q in queued..scratch.len() {
-            let cell = scratch[q] as usize;
+        for &cell in &scratch[queued..] {
+            let cell = cell as usize;
             if let Some(clue) = clue_of(board.at(cell)) {
                 decided += clue_pairs(board, cell, clue)?;
             }
