@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 mod common;
 
-use common::{Run, TempDir, data, root, slink};
+use common::{Run, TempDir, copy_rules_for_deduction, data, root, slink};
 
 /// The figure before `label` on the summary line: `... 25 new` gives 25 for "new".
 fn figure(run: &Run, label: &str) -> usize {
@@ -189,18 +189,7 @@ fn pruned_picks_weigh_what_rules_ablate_finds_they_weigh() {
 
     // `rules ablate` on the built-in rules (deduction only) plus the file: the same weights.
     let union = TempDir::new("pruned-union");
-    for entry in std::fs::read_dir(root().join("rules")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let text: String = text
-                .lines()
-                .filter(|l| !l.starts_with("use probing") && !l.starts_with("use search"))
-                .map(|l| format!("{l}\n"))
-                .collect();
-            std::fs::write(union.0.join(path.file_name().unwrap()), text).unwrap();
-        }
-    }
+    copy_rules_for_deduction(&union.0);
     std::fs::write(union.0.join("found.rules"), &text).unwrap();
     let ablate = slink(
         &[

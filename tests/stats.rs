@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 mod common;
 
-use common::{data, root, slink};
+use common::{TempDir, copy_rules_for_deduction, data, root, slink};
 
 fn sample() -> Vec<u8> {
     std::fs::read(data("sample.in")).expect("tests/data/sample.in")
@@ -363,33 +363,19 @@ fn deduction_never_finishes_more_with_a_rule_left_out() {
     // rule: leaving one out may lose puzzles but never finish one the whole set leaves stuck.
     // (Loop closure once dropped an edge it had to leave open, and colouring skipped two
     // neighbours in a clue's own class; either made a larger set finish fewer puzzles.)
-    let dir = std::env::temp_dir().join(format!("slink-monotone-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(root().join("rules")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            let text: String = std::fs::read_to_string(&path)
-                .unwrap()
-                .lines()
-                .filter(|l| !l.starts_with("use probing") && !l.starts_with("use search"))
-                .map(|l| format!("{l}\n"))
-                .collect();
-            std::fs::write(dir.join(path.file_name().unwrap()), text).unwrap();
-        }
-    }
+    let dir = TempDir::new("monotone");
+    copy_rules_for_deduction(&dir.0);
     let corpus = data("puzzles-slitherlink.in");
     let run = slink(
         &[
             "rules",
             "ablate",
             "--rules",
-            dir.to_str().unwrap(),
+            dir.path(),
             corpus.to_str().unwrap(),
         ],
         b"",
     );
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(run.status, 0, "{}", run.stderr);
     let report = run.stdout_text();
     assert!(report.contains("finishes 153 ("), "{report}");

@@ -261,15 +261,22 @@ fn a_two_with_one_side_each_way_relates_its_other_two_neighbours() {
     assert_eq!(b.colouring().unwrap().relation(left, below), Some(true));
 }
 
-#[test]
-fn a_closing_edge_left_open_becomes_a_cross_once_a_line_lies_elsewhere() {
-    // Three sides of the middle cell: closing the fourth would finish the (blank) puzzle, so
-    // loop closure leaves it; a line found later off that chain makes it a cross.
+/// A blank 3x3 board with lines on three sides of the middle cell (loop closure on), and the
+/// fourth, left side.
+fn middle_cell_open_on_the_left() -> (Board, usize) {
     let mut b = board("3 3\n. . .\n. . .\n. . .\n0 0\n", true);
     for e in [h(&b, 1, 1), v(&b, 1, 2), h(&b, 2, 1)] {
         b.set_edge(e, LINE, Reason::Given).unwrap();
     }
     let closing = v(&b, 1, 1);
+    (b, closing)
+}
+
+#[test]
+fn a_closing_edge_left_open_becomes_a_cross_once_a_line_lies_elsewhere() {
+    // Three sides of the middle cell: closing the fourth would finish the (blank) puzzle, so
+    // loop closure leaves it; a line found later off that chain makes it a cross.
+    let (mut b, closing) = middle_cell_open_on_the_left();
     let mut scratch = Vec::new();
     assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(0));
     assert_eq!(b.at(closing), UNKNOWN);
@@ -283,11 +290,7 @@ fn a_deferred_edge_that_became_a_line_later_is_no_closing_line() {
     // Deferred inside a probe (closing would finish the blank puzzle), kept over the undo;
     // the same edge set as a line afterwards, on a board without that chain, closes nothing,
     // and loop closure must not cross every other edge as if the answer were complete.
-    let mut b = board("3 3\n. . .\n. . .\n. . .\n0 0\n", true);
-    for e in [h(&b, 1, 1), v(&b, 1, 2), h(&b, 2, 1)] {
-        b.set_edge(e, LINE, Reason::Given).unwrap();
-    }
-    let closing = v(&b, 1, 1);
+    let (mut b, closing) = middle_cell_open_on_the_left();
     let mut scratch = Vec::new();
     assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(0));
     b.undo_to(0);

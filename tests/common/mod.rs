@@ -110,3 +110,20 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Copies the files of `rules/` (not its subdirectories) into `dir` without their `use
+/// probing` and `use search` lines: the built-in set as deduction alone, for `rules ablate`.
+pub fn copy_rules_for_deduction(dir: &Path) {
+    for entry in std::fs::read_dir(root().join("rules")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let text: String = std::fs::read_to_string(&path)
+                .unwrap()
+                .lines()
+                .filter(|l| !l.starts_with("use probing") && !l.starts_with("use search"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            std::fs::write(dir.join(path.file_name().unwrap()), text).unwrap();
+        }
+    }
+}
