@@ -204,10 +204,10 @@ impl Lattice for Live<'_> {
 /// A corpus solved by deduction with a rule set, ready to score candidates.
 pub struct Scorer {
     puzzles: Vec<Puzzle>,
-    /// The rule set the scorer started from.
-    base: RuleSet,
-    /// The same with the rules added since.
+    /// The rule set, with the rules added since the start at its end.
     set: RuleSet,
+    /// How many rules the set had at the start.
+    base_rules: usize,
     book: RuleBook,
     options: SolveOptions,
     /// The book's matchers for each (stride, single-loop rules on) the corpus needs.
@@ -238,7 +238,7 @@ impl Scorer {
         let book = RuleBook::new(set.clone());
         let mut scorer = Scorer {
             puzzles,
-            base: set.clone(),
+            base_rules: set.rules.len(),
             set,
             book,
             options,
@@ -423,7 +423,9 @@ impl Scorer {
 impl Scorer {
     /// The rule set the scorer started from, without the rules added since.
     pub fn set_without_picks(&self) -> RuleSet {
-        self.base.clone()
+        let mut set = self.set.clone();
+        set.rules.truncate(self.base_rules);
+        set
     }
 
     /// Puzzles finished and edges decided on the corpus by `set` solved from scratch
