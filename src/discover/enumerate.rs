@@ -309,17 +309,7 @@ impl<'a> Task<'a> {
             let bit = 1u64 << e;
             free &= !bit;
             for line in [true, false] {
-                let child = if line {
-                    Edges {
-                        lines: premise.lines | bit,
-                        ..premise
-                    }
-                } else {
-                    Edges {
-                        crosses: premise.crosses | bit,
-                        ..premise
-                    }
-                };
+                let child = premise.with(bit, line);
                 let sub: Option<Vec<u64>> = list.map(|l| {
                     l.iter()
                         .copied()

@@ -39,6 +39,21 @@ impl Edges {
         self.lines & !other.lines == 0 && self.crosses & !other.crosses == 0
     }
 
+    /// `self` with edge `bit` added as a line (`line`) or a cross.
+    pub fn with(self, bit: u64, line: bool) -> Edges {
+        if line {
+            Edges {
+                lines: self.lines | bit,
+                ..self
+            }
+        } else {
+            Edges {
+                crosses: self.crosses | bit,
+                ..self
+            }
+        }
+    }
+
     /// The facts of `self` that `other` does not have.
     pub fn minus(self, other: Edges) -> Edges {
         Edges {
@@ -310,26 +325,11 @@ impl<'a> Search<'a> {
         while open != 0 {
             let e = open.trailing_zeros();
             let bit = 1u64 << e;
-            let other = if first & bit != 0 {
-                Edges {
-                    crosses: premise.crosses | bit,
-                    ..premise
-                }
-            } else {
-                Edges {
-                    lines: premise.lines | bit,
-                    ..premise
-                }
-            };
-            match self.find(other) {
+            // The other way from the assignment found: when none has it, the first way is forced.
+            let first_line = first & bit != 0;
+            match self.find(premise.with(bit, !first_line)) {
                 Some(a) => open &= !(a ^ first),
-                None => {
-                    if first & bit != 0 {
-                        forced.lines |= bit;
-                    } else {
-                        forced.crosses |= bit;
-                    }
-                }
+                None => forced = forced.with(bit, first_line),
             }
             open &= !bit;
         }
