@@ -357,20 +357,23 @@ impl Table {
     /// such as the clue of a cell table).
     fn fold(&mut self, vi: usize, v: &Variant, slot: &dyn Fn(Pos) -> Option<usize>) {
         self.used = true;
+        // The premise as the slot bits a state must hold, and the conclusion's slots and bits,
+        // worked out once rather than for each of the 256 states.
+        let need = v
+            .premise
+            .iter()
+            .filter_map(|f| slot(f.at).map(|k| bit(k, f.glyph)))
+            .fold(0, |need, b| need | b);
+        let conclusion: Vec<(usize, u32)> = v
+            .conclusion
+            .iter()
+            .filter_map(|f| slot(f.at).map(|k| (k, bit(k, f.glyph))))
+            .collect();
         for state in 0..256u32 {
-            let holds = v.premise.iter().all(|f| match slot(f.at) {
-                Some(k) => {
-                    let b = bit(k, f.glyph);
-                    state & b == b
-                }
-                None => true,
-            });
-            if !holds {
+            if state & need != need {
                 continue;
             }
-            for f in &v.conclusion {
-                let Some(k) = slot(f.at) else { continue };
-                let b = bit(k, f.glyph);
+            for &(k, b) in &conclusion {
                 let s = &mut self.set[state as usize];
                 if state & b == 0 && (u32::from(*s) >> (2 * k)) & 3 == 0 {
                     *s |= b as u8;

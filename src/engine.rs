@@ -288,7 +288,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         let state = board.dot_word(dot);
         let set = m.dots.set[state as usize];
         if set != 0 {
-            self.apply_table(
+            self.apply_table::<true>(
                 board,
                 dot,
                 set,
@@ -312,37 +312,56 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         let state = (board.word(cell) & 0xFF) as usize;
         let set = table.set[state];
         if set != 0 {
-            let offsets = &m.cell_offsets[..4];
-            self.apply_table(board, cell, set, &table.variants[state], offsets)?;
+            let offsets = m.cell_offsets[..4].try_into().expect("four sides");
+            self.apply_table::<false>(board, cell, set, &table.variants[state], offsets)?;
         }
         Ok(())
     }
 
-    /// Sets the edges a table entry asks for (2 bits per edge in `set`) around `anchor`.
+    /// Sets the edges a table entry asks for (2 bits per edge in `set`) around `anchor`, a
+    /// dot when `DOT` (slots N, E, S, W: E and W are horizontal edges) and a cell otherwise
+    /// (N and S are). Knowing each slot's direction lets the edge writes be specialised.
     #[inline(never)]
-    fn apply_table(
+    fn apply_table<const DOT: bool>(
         &mut self,
         board: &mut Board,
         anchor: usize,
         set: u8,
         variants: &[u32; 4],
-        offsets: &[isize],
+        offsets: &[isize; 4],
     ) -> Result<(), Contradiction> {
-        for k in 0..4 {
-            let bits = (set >> (2 * k)) & 3;
-            if bits != 0 {
-                let state = if bits == 1 { LINE } else { CROSS };
-                let variant = variants[k];
-                let changed = board.set_edge(
-                    anchor.wrapping_add_signed(offsets[k]),
-                    state,
-                    Reason::Rule {
-                        variant,
-                        anchor: anchor as u32,
-                    },
-                )?;
-                self.count_fired(variant, u64::from(changed));
-            }
+        self.apply_slot::<DOT, 0>(board, anchor, set, variants, offsets)?;
+        self.apply_slot::<DOT, 1>(board, anchor, set, variants, offsets)?;
+        self.apply_slot::<DOT, 2>(board, anchor, set, variants, offsets)?;
+        self.apply_slot::<DOT, 3>(board, anchor, set, variants, offsets)
+    }
+
+    /// Slot `K` of [`Engine::apply_table`]: its edge is horizontal for E and W of a dot and N
+    /// and S of a cell, known here at compile time.
+    #[inline(always)]
+    fn apply_slot<const DOT: bool, const K: usize>(
+        &mut self,
+        board: &mut Board,
+        anchor: usize,
+        set: u8,
+        variants: &[u32; 4],
+        offsets: &[isize; 4],
+    ) -> Result<(), Contradiction> {
+        let bits = (set >> (2 * K)) & 3;
+        if bits != 0 {
+            // LINE = 2, CROSS = 4.
+            let state = bits << 1;
+            let variant = variants[K];
+            let changed = board.set_edge_along(
+                anchor.wrapping_add_signed(offsets[K]),
+                state,
+                Reason::Rule {
+                    variant,
+                    anchor: anchor as u32,
+                },
+                (K & 1 == 1) == DOT,
+            )?;
+            self.count_fired(variant, u64::from(changed));
         }
         Ok(())
     }
@@ -454,7 +473,8 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 let clue = board.at(cell).trailing_zeros() as usize - 4;
                 let state = (board.word(cell) & 0xFF) as usize;
                 let variants = &m.sides[clue].variants[state];
-                self.apply_table(board, cell, set, variants, &m.cell_offsets[..4])?;
+                let offsets = m.cell_offsets[..4].try_into().expect("four sides");
+                self.apply_table::<false>(board, cell, set, variants, offsets)?;
             }
         }
         if m.has_cell_lists {

@@ -3,6 +3,7 @@
 //! The picture is written straight into the output bytes: the block is reserved at its exact
 //! size and filled with spaces, then only the non-space characters are set.
 
+use crate::board::{Board, LINE};
 use crate::view::{Edge, View};
 
 /// Appends the decimal digits of `n` to `out`.
@@ -115,6 +116,94 @@ pub fn render_answer(out: &mut Vec<u8>, number: usize, view: &impl View) {
         }
     }
 }
+
+/// [`render_answer`] for a board, byte for byte, reading the board's lattice rows in memory
+/// order: a dot's character comes from its word (the states of its four edges) through one
+/// table, an edge's and a clue's from their codes through another, four output bytes per
+/// lattice pair, with no branch on what the board holds.
+pub fn render_board(out: &mut Vec<u8>, number: usize, board: &Board) {
+    let (rows, cols) = (board.rows(), board.cols());
+    out.reserve(answer_len(number, rows, cols));
+    push_decimal(out, number);
+    out.push(b'\n');
+    let width = 4 * cols + 5;
+    let stride = width + 1;
+    let base = out.len();
+    out.resize(base + (2 * rows + 5) * stride, b' ');
+    let pic = &mut out[base..];
+    let (head, rest) = pic.split_at_mut(2 * stride);
+    head[..width].fill(b'#');
+    head[width] = b'\n';
+    head[stride] = b'#';
+    head[stride + width - 1] = b'#';
+    head[stride + width] = b'\n';
+    let (grid, tail) = rest.split_at_mut((2 * rows + 1) * stride);
+    // The bottom: a line framed like the top's second, then the full '#' line.
+    tail[0] = b'#';
+    tail[width - 1] = b'#';
+    tail[width] = b'\n';
+    tail[stride..stride + width].fill(b'#');
+    tail[stride + width] = b'\n';
+    for (y, line) in grid.chunks_exact_mut(stride).enumerate() {
+        line[0] = b'#';
+        line[width - 1] = b'#';
+        line[width] = b'\n';
+        let codes = board.lattice_row(y as isize);
+        let cells = &mut line[2..2 + 4 * cols + 4];
+        // Lattice pairs (dot or edge, then edge or cell) fill four bytes each; the row's last
+        // point (a dot or an edge) fills one.
+        let (pairs, last) = codes.split_at(2 * cols);
+        let [first, second] = &ROW_CHARS[y & 1];
+        let quads = cells.chunks_exact_mut(4).zip(pairs.chunks_exact(2));
+        if y & 1 == 0 {
+            for (out, pair) in quads {
+                let edge = second[usize::from(pair[1])];
+                out.copy_from_slice(&[first[usize::from(pair[0])], edge, edge, edge]);
+            }
+        } else {
+            for (out, pair) in quads {
+                out[0] = first[usize::from(pair[0])];
+                out[2] = second[usize::from(pair[1])];
+            }
+        }
+        cells[4 * cols] = first[usize::from(last[0])];
+    }
+}
+
+/// Per lattice row parity (0: dot rows, 1: cell rows), then per place in a lattice pair (a dot
+/// row's dot and edge, a cell row's edge and cell), then per code: its character. A dot's
+/// comes from its word as [`render_answer`] draws it, an edge's is `-` or `|` for a line, a
+/// clue's its digit.
+static ROW_CHARS: [[[u8; 256]; 2]; 2] = {
+    const DOT: [u8; 16] = {
+        let mut table = [b' '; 16];
+        // bits: 1 left, 2 right, 4 up, 8 down
+        table[1 | 4] = b'+';
+        table[1 | 8] = b'+';
+        table[2 | 4] = b'+';
+        table[2 | 8] = b'+';
+        table[1 | 2] = b'-';
+        table[4 | 8] = b'|';
+        table
+    };
+    let mut t = [[[b' '; 256]; 2]; 2];
+    let mut code = 0;
+    while code < 256 {
+        // A dot word holds N, E, S, W in two bits each, `01` for a line.
+        let (n, e) = ((code & 3 == 1) as usize, ((code >> 2) & 3 == 1) as usize);
+        let (s, w) = (((code >> 4) & 3 == 1) as usize, ((code >> 6) & 3 == 1) as usize);
+        t[0][0][code] = DOT[w | e << 1 | n << 2 | s << 3];
+        code += 1;
+    }
+    t[0][1][LINE as usize] = b'-';
+    t[1][0][LINE as usize] = b'|';
+    let mut n = 0;
+    while n < 4 {
+        t[1][1][16 << n] = b'0' + n as u8;
+        n += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -253,6 +342,55 @@ mod tests {
             at += 2 * rows + 6;
         }
         assert_eq!(String::from_utf8(rendered).unwrap(), SAMPLE_OUT);
+    }
+
+    /// Boards of many shapes, with blanks, each edge a line, a cross or unknown at random (so
+    /// dots of every degree): the board renderer writes what the generic one writes.
+    #[test]
+    fn the_board_renderer_draws_what_the_view_renderer_draws() {
+        use crate::board::{Board, CROSS, Reason, Tracking};
+        use crate::puzzle::parse_all;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for (rows, cols) in [(1, 1), (1, 7), (6, 1), (2, 3), (5, 5), (10, 18), (13, 4)] {
+            for _ in 0..8 {
+                let mut text = format!("{rows} {cols}\n");
+                for _ in 0..rows {
+                    let row: Vec<String> = (0..cols)
+                        .map(|_| match next(5) {
+                            4 => ".".to_string(),
+                            n => n.to_string(),
+                        })
+                        .collect();
+                    text += &row.join(" ");
+                    text += "\n";
+                }
+                text += "0 0\n";
+                let puzzle = parse_all("t", text.as_bytes()).unwrap().remove(0);
+                let mut board = Board::new(&puzzle, 4, Tracking::default());
+                let edges: Vec<usize> = board.grid_edges().collect();
+                for e in edges {
+                    let state = [None, Some(LINE), Some(CROSS)][next(3) as usize];
+                    if let Some(state) = state {
+                        let _ = board.set_edge(e, state, Reason::Given);
+                    }
+                }
+                let number = next(2000) as usize + 1;
+                let (mut fast, mut generic) = (Vec::new(), Vec::new());
+                render_board(&mut fast, number, &board);
+                render_answer(&mut generic, number, &board);
+                assert_eq!(
+                    String::from_utf8(fast).unwrap(),
+                    String::from_utf8(generic).unwrap(),
+                    "{text}"
+                );
+            }
+        }
     }
 
     #[test]

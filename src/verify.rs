@@ -4,61 +4,54 @@
 //! the edges in the tests) and walks the loop over the edge states, not trusting the
 //! board's running totals.
 
-use crate::board::{Board, Contradiction, Why, clue_of};
+use crate::board::{Board, Contradiction, Why, clue_of, lines_of_word};
 
 /// Checks that the board's lines form one single loop satisfying every clue; says what is wrong otherwise.
 pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
-    let (rows, cols) = (board.rows() as isize, board.cols() as isize);
-    let stride = board.stride();
-    let steps = [stride.wrapping_neg(), 1, stride, 1usize.wrapping_neg()];
-    let mut start = None;
-    let mut lines = 0usize;
+    let rows = board.rows() as isize;
+    // Dots and clue cells are scanned without a branch per point (the outcome is as good as
+    // random); the first offender is looked for only when there is one.
+    let (mut bad, mut lines, mut start) = (false, 0usize, None);
     for r in 0..=rows {
-        let row = board.index(2 * r, 0);
-        for d in (row..=row + 2 * cols as usize).step_by(2) {
-            match board.dot_lines(d) {
-                0 => {}
-                2 => {
-                    start = start.or(Some(d));
-                    lines += 2;
-                }
-                n => return Err(board.contradiction(Why::DotDegree(n), d)),
-            }
+        let row = board.lattice_row(2 * r);
+        let mut row_lines = 0;
+        for &word in row.iter().step_by(2) {
+            let n = lines_of_word(u32::from(word));
+            bad |= n & !2 != 0;
+            row_lines += usize::from(n);
         }
+        if start.is_none() && row_lines != 0 {
+            let x = row.iter().step_by(2).position(|&w| w != 0 && lines_of_word(u32::from(w)) != 0);
+            start = x.map(|x| board.index(2 * r, 2 * x as isize));
+        }
+        lines += row_lines;
     }
     for r in 0..rows {
-        let row = board.index(2 * r + 1, 1);
-        for cell in (row..row + 2 * cols as usize).step_by(2) {
-            if let Some(clue) = clue_of(board.at(cell)) {
-                let n = board.cell_lines(cell);
-                if n != clue {
-                    return Err(board.contradiction(Why::ClueCount { lines: n, clue }, cell));
-                }
-            }
+        let codes = board.lattice_row(2 * r + 1);
+        for (&word, &code) in board.cell_row_words(r as usize).iter().zip(codes[1..].iter().step_by(2)) {
+            let clue = (code | 1 << 7).trailing_zeros() as u8;
+            bad |= code != 0 && lines_of_word(word) + 4 != clue;
         }
+    }
+    if bad && let Some(offender) = first_offender(board) {
+        return Err(offender);
     }
     let Some(start) = start else {
         return Err(board.contradiction(Why::NoLoop, board.index(0, 0)));
     };
     // Walk the loop from `start` and count its edges (each line has two dots: `lines / 2`).
-    let (mut came, mut dot, mut walked) = (usize::MAX, start, 0usize);
+    // `NEXT` gives the way out of a dot from its word and the way in (4: none).
+    let stride = board.stride();
+    let steps = [stride.wrapping_neg(), 1, stride, 1usize.wrapping_neg()];
+    let (mut from, mut dot, mut walked) = (4usize, start, 0usize);
     loop {
-        // The dot's line slots, from its word: at most two, one of them where we came from.
-        let word = board.dot_word(dot);
-        let mut next = None;
-        for (k, s) in steps.into_iter().enumerate() {
-            let e = dot.wrapping_add(s);
-            if (word >> (2 * k)) & 3 == 1 && e != came {
-                next = Some(e);
-                break;
-            }
-        }
-        let Some(edge) = next else {
+        let k = NEXT[usize::from(board.dot_word(dot))][from];
+        if k == 4 {
             return Err(board.contradiction(Why::DotDegree(1), dot));
-        };
+        }
         walked += 1;
-        dot = 2 * edge - dot;
-        came = edge;
+        dot = dot.wrapping_add(steps[k as usize].wrapping_mul(2));
+        from = k as usize ^ 2;
         if dot == start || walked > lines {
             break;
         }
@@ -68,3 +61,54 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
     }
     Ok(())
 }
+
+/// The first dot with a number of lines other than 0 or 2, else the first clue cell with
+/// the wrong number of lines, as a contradiction (`check_answer` found one of them).
+#[cold]
+fn first_offender(board: &Board) -> Option<Contradiction> {
+    let (rows, cols) = (board.rows() as isize, board.cols() as isize);
+    for r in 0..=rows {
+        for c in 0..=cols {
+            let d = board.index(2 * r, 2 * c);
+            let n = board.dot_lines(d);
+            if n != 0 && n != 2 {
+                return Some(board.contradiction(Why::DotDegree(n), d));
+            }
+        }
+    }
+    for r in 0..rows {
+        for c in 0..cols {
+            let cell = board.index(2 * r + 1, 2 * c + 1);
+            if let Some(clue) = clue_of(board.at(cell)) {
+                let n = board.cell_lines(cell);
+                if n != clue {
+                    return Some(board.contradiction(Why::ClueCount { lines: n, clue }, cell));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Per dot word (2 bits per edge N, E, S, W; `01` a line) and the edge the walk came in by
+/// (0-3, 4: none): the first line out of the dot other than that one, 4 if there is none.
+static NEXT: [[u8; 5]; 256] = {
+    let mut t = [[4u8; 5]; 256];
+    let mut w = 0;
+    while w < 256 {
+        let mut from = 0;
+        while from < 5 {
+            let mut k = 0;
+            while k < 4 {
+                if (w >> (2 * k)) & 3 == 1 && k != from {
+                    t[w][from] = k as u8;
+                    break;
+                }
+                k += 1;
+            }
+            from += 1;
+        }
+        w += 1;
+    }
+    t
+};

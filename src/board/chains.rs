@@ -32,10 +32,11 @@ impl Board {
     /// most two lines). False when the line closed a loop that is not the whole answer.
     #[inline]
     pub(super) fn link(&mut self, a: usize, b: usize) -> bool {
-        let bare_a = self.dot_lines(a) == 1;
-        let bare_b = self.dot_lines(b) == 1;
-        let ea = if bare_a { a } else { self.chain_end(a) };
-        let eb = if bare_b { b } else { self.chain_end(b) };
+        // Both ends are read whether needed or not, so that choosing is a select, not a
+        // branch (which way it goes is a coin toss).
+        let (mate_a, mate_b) = (self.chain_end(a), self.chain_end(b));
+        let ea = if self.dot_lines(a) == 1 { a } else { mate_a };
+        let eb = if self.dot_lines(b) == 1 { b } else { mate_b };
         if ea == b {
             let whole = self.unsatisfied == 0 && self.walk_loop(a) == self.line_count;
             if whole && self.tracking.closures {

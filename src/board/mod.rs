@@ -196,6 +196,36 @@ static DOT_STATUS: [u8; 256] = {
     t
 };
 
+/// Where an edge sits in the words that hold it, by direction (index parity: 0 vertical,
+/// 1 horizontal): the slot it has in its two side cells (the one before it, then the one
+/// after it, in lattice order), in its two dots, and in the four cells whose corner exits
+/// it is, listed as [`Board::write_slots`] walks them (before-side cell minus and plus two
+/// steps along the edge, then the after-side cell's). See [`CELL_SLOTS`] for the numbers.
+struct EdgeGeometry {
+    sides: [u8; 2],
+    dots: [u8; 2],
+    exits: [u8; 4],
+}
+
+static EDGE_GEOMETRY: [EdgeGeometry; 2] = [
+    // Vertical: the cell left holds it as E (1), right as W (3); the dot above as S (2),
+    // below as N (0); above-left SE-down (9), below-left NE-up (6), above-right SW-down
+    // (10), below-right NW-up (4).
+    EdgeGeometry {
+        sides: [1, 3],
+        dots: [2, 0],
+        exits: [9, 6, 10, 4],
+    },
+    // Horizontal: the cell above holds it as S (2), below as N (0); the dot left as E (1),
+    // right as W (3); above-left SE-right (8), above-right SW-left (11), below-left NE-right
+    // (7), below-right NW-left (5).
+    EdgeGeometry {
+        sides: [2, 0],
+        dots: [1, 3],
+        exits: [8, 11, 7, 5],
+    },
+];
+
 /// What `set_edge` found wrong, packed: the kind in the top 16 bits (the [`CELL_STATUS`]
 /// flags, the [`DOT_STATUS`] flags shifted by 2, or [`EARLY_LOOP`]) and the lattice index of
 /// the place below; 0 for nothing. Turned into a [`Contradiction`] only when there is one.
@@ -208,6 +238,12 @@ const EARLY_LOOP: u64 = 1 << 5;
 #[inline(always)]
 fn problem_at(kind: u64, at: usize) -> Problem {
     (kind << 48) | at as u64
+}
+
+/// Lines among the four slots of a dot's word or of a cell word's sides.
+#[inline(always)]
+pub fn lines_of_word(word: u32) -> u8 {
+    COUNTS[(word & 0xFF) as usize] & 15
 }
 
 /// Lines and crosses of a 4-slot word (see [`COUNTS`]).
@@ -552,6 +588,22 @@ impl Board {
         counts(u32::from(self.codes[d])).0
     }
 
+    /// The codes of the grid's part of lattice row `y` (`x` from 0 to `2 * cols`): dot words
+    /// and edge states on dot rows, edge states and clue codes on cell rows.
+    #[inline]
+    pub fn lattice_row(&self, y: isize) -> &[u8] {
+        let start = self.index(y, 0);
+        &self.codes[start..=start + 2 * self.cols]
+    }
+
+    /// The slot words of the cells of grid row `r`, first to last (their side slots, which
+    /// [`lines_of_word`] counts, are always kept).
+    #[inline]
+    pub fn cell_row_words(&self, r: usize) -> &[u32] {
+        let start = self.index(2 * r as isize + 1, 1) >> 1;
+        &self.words[start..start + self.cols]
+    }
+
     /// Crosses (off-grid edges included) at the dot of a lattice index.
     #[inline]
     pub fn dot_crosses(&self, d: usize) -> u8 {
@@ -637,12 +689,34 @@ impl Board {
     /// (or is off-grid and a cross is asked). An edge already decided the other way is refused
     /// without any write; otherwise the write is complete (trail entry included) even when a
     /// contradiction is reported, so that [`Board::undo_to`] takes it back.
+    ///
     #[inline]
     pub fn set_edge(&mut self, i: usize, state: u8, reason: Reason) -> Result<bool, Contradiction> {
+        if i & 1 == 1 {
+            self.set_edge_along(i, state, reason, true)
+        } else {
+            self.set_edge_along(i, state, reason, false)
+        }
+    }
+
+    /// [`Board::set_edge`] for a caller that knows the edge's direction (`horizontal`: the
+    /// index is odd). Inlined where `horizontal` is a constant, every step size and slot
+    /// number of the write is one too: the rule tables' writers know the direction of each
+    /// of their four slots.
+    #[inline(always)]
+    pub fn set_edge_along(
+        &mut self,
+        i: usize,
+        state: u8,
+        reason: Reason,
+        horizontal: bool,
+    ) -> Result<bool, Contradiction> {
+        debug_assert_eq!(i & 1 == 1, horizontal);
         let cur = self.codes[i];
         if cur != UNKNOWN {
             return self.refuse(i, state, cur);
         }
+        debug_assert!(state == LINE || state == CROSS);
         self.codes[i] = state;
         self.unknown -= 1;
         self.trail[self.decided] = i as u32;
@@ -650,12 +724,9 @@ impl Board {
         if self.tracking.reasons {
             self.reasons.push(reason.pack());
         }
-        let bits = if state == LINE {
-            0x5555_5555
-        } else {
-            0xAAAA_AAAA
-        };
-        let (dots, cells, sides) = self.write_slots(i, bits);
+        // LINE = 2 -> slot bits 01 everywhere; CROSS = 4 -> 10.
+        let bits = 0x5555_5555 * u32::from(state >> 1);
+        let (dots, cells, sides) = self.write_slots(i, bits, horizontal);
         let problem = self.check(state, dots, cells, sides);
         let clash = match self.colouring.as_deref_mut() {
             Some(colouring) => !colouring.relate(cells, state == LINE, self.decided),
@@ -690,60 +761,48 @@ impl Board {
     /// Sets (`bits` all `01` or all `10`) or, with `bits == 0`, clears the edge's 2-bit slot
     /// in the words of the six cells and two dots that hold it. Returns its dots, its two
     /// side cells and their side words after the change.
-    ///
-    /// The six cells lie in three runs of neighbouring words (`words` is indexed by lattice
-    /// index / 2), so each run is one bounds check.
     #[inline(always)]
-    fn write_slots(&mut self, i: usize, bits: u32) -> ([usize; 2], [usize; 2], [u32; 2]) {
-        let s = self.stride;
-        // Slot k of a cell word is bits 2k..2k+2; see `CELL_SLOTS` for the numbering.
-        let slot = |k: u32, w: &mut u32| {
+    fn write_slots(
+        &mut self,
+        i: usize,
+        bits: u32,
+        horizontal: bool,
+    ) -> ([usize; 2], [usize; 2], [u32; 2]) {
+        let g = &EDGE_GEOMETRY[usize::from(horizontal)];
+        // `along`: from the edge to its dots; `across`: to its side cells.
+        let (along, across) = if horizontal {
+            (1, self.stride)
+        } else {
+            (self.stride, 1)
+        };
+        let slot = |k: u8, w: &mut u32| {
             let mask = 3u32 << (2 * k);
             *w = (*w & !mask) | (bits & mask);
         };
-        let dot = |shift: u32, w: &mut u8| {
-            let mask = 3u8 << shift;
+        let dot = |k: u8, w: &mut u8| {
+            let mask = 3u8 << (2 * k);
             *w = (*w & !mask) | (bits as u8 & mask);
         };
-        if i & 1 == 1 {
-            // Horizontal: the cell above holds it as S (2), its neighbours as SE-right (8) and
-            // SW-left (11); the cell below as N (0), NE-right (7) and NW-left (5).
-            let (a, b) = ((i - s) >> 1, (i + s) >> 1);
-            if self.exits {
-                let up = &mut self.words[a - 1..=a + 1];
-                slot(8, &mut up[0]);
-                slot(11, &mut up[2]);
-                let down = &mut self.words[b - 1..=b + 1];
-                slot(7, &mut down[0]);
-                slot(5, &mut down[2]);
+        let cells = [i - across, i + across];
+        if self.exits {
+            // Corner exits: the cells diagonally beyond each side cell, along the edge.
+            let far = [
+                cells[0] - 2 * along,
+                cells[0] + 2 * along,
+                cells[1] - 2 * along,
+                cells[1] + 2 * along,
+            ];
+            for (c, k) in far.into_iter().zip(g.exits) {
+                slot(k, &mut self.words[c >> 1]);
             }
-            slot(2, &mut self.words[a]);
-            slot(0, &mut self.words[b]);
-            let sides = [self.words[a], self.words[b]];
-            let d = &mut self.codes[i - 1..=i + 1];
-            dot(2, &mut d[0]);
-            dot(6, &mut d[2]);
-            ([i - 1, i + 1], [i - s, i + s], sides)
-        } else {
-            // Vertical: the cell left holds it as E (1), right as W (3); the two cells above
-            // as SE-down (9) and SW-down (10), the two below as NE-up (6) and NW-up (4).
-            let c = (i - 1) >> 1;
-            if self.exits {
-                let up = &mut self.words[c - s..=c - s + 1];
-                slot(9, &mut up[0]);
-                slot(10, &mut up[1]);
-                let down = &mut self.words[c + s..=c + s + 1];
-                slot(6, &mut down[0]);
-                slot(4, &mut down[1]);
-            }
-            let mid = &mut self.words[c..=c + 1];
-            slot(1, &mut mid[0]);
-            slot(3, &mut mid[1]);
-            let sides = [mid[0], mid[1]];
-            dot(4, &mut self.codes[i - s]);
-            dot(0, &mut self.codes[i + s]);
-            ([i - s, i + s], [i - 1, i + 1], sides)
         }
+        slot(g.sides[0], &mut self.words[cells[0] >> 1]);
+        slot(g.sides[1], &mut self.words[cells[1] >> 1]);
+        let sides = [self.words[cells[0] >> 1], self.words[cells[1] >> 1]];
+        let dots = [i - along, i + along];
+        dot(g.dots[0], &mut self.codes[dots[0]]);
+        dot(g.dots[1], &mut self.codes[dots[1]]);
+        (dots, cells, sides)
     }
 
     /// After an edge became `state`: keeps the line count, the satisfied clues and the
@@ -757,39 +816,56 @@ impl Board {
         cells: [usize; 2],
         sides: [u32; 2],
     ) -> Problem {
-        let mut problem: Problem = 0;
         let line = state == LINE;
-        for (c, side) in cells.into_iter().zip(sides) {
-            let status = CELL_STATUS[usize::from(self.codes[c] >> 4)][(side & 0xFF) as usize];
-            if status & (EXCEEDED | UNREACHABLE) != 0 && problem == 0 {
-                problem = problem_at(u64::from(status & (EXCEEDED | UNREACHABLE)), c);
-            }
-            if line {
-                // Before this line the cell had one line fewer: it was satisfied exactly
-                // when it now has one line too many.
-                let now = status & SATISFIED != 0;
-                let before = status & ONE_OVER != 0;
-                self.unsatisfied = self.unsatisfied + usize::from(before) - usize::from(now);
-            }
-        }
-        let status = [
-            DOT_STATUS[usize::from(self.codes[dots[0]])],
-            DOT_STATUS[usize::from(self.codes[dots[1]])],
-        ];
-        if (status[0] | status[1]) != 0 && problem == 0 {
-            let k = usize::from(status[0] == 0);
-            problem = problem_at(u64::from(status[k]) << 2, dots[k]);
-        }
+        let cell_status = [0, 1].map(|k| {
+            CELL_STATUS[usize::from(self.codes[cells[k]] >> 4)][(sides[k] & 0xFF) as usize]
+        });
+        let dot_status = dots.map(|d| DOT_STATUS[usize::from(self.codes[d])]);
+        let bad = ((cell_status[0] | cell_status[1]) & (EXCEEDED | UNREACHABLE))
+            | dot_status[0]
+            | dot_status[1];
         if line {
+            // Before this line a cell had one line fewer: it was satisfied exactly when it
+            // now has one line too many.
+            let now = |s: u8| usize::from(s & SATISFIED != 0);
+            let before = |s: u8| usize::from(s & ONE_OVER != 0);
+            self.unsatisfied = self.unsatisfied + before(cell_status[0]) + before(cell_status[1])
+                - now(cell_status[0])
+                - now(cell_status[1]);
             self.line_count += 1;
-            if (status[0] | status[1]) & THREE_LINES == 0
-                && !self.link(dots[0], dots[1])
-                && problem == 0
+            if (dot_status[0] | dot_status[1]) & THREE_LINES == 0 && !self.link(dots[0], dots[1])
             {
-                problem = problem_at(EARLY_LOOP, dots[0]);
+                return self.first_problem(dots, cells, cell_status, dot_status, EARLY_LOOP);
             }
         }
-        problem
+        if bad != 0 {
+            return self.first_problem(dots, cells, cell_status, dot_status, 0);
+        }
+        0
+    }
+
+    /// The first of the problems `check` found, in the order cells, dots, early loop.
+    #[cold]
+    #[inline(never)]
+    fn first_problem(
+        &self,
+        dots: [usize; 2],
+        cells: [usize; 2],
+        cell_status: [u8; 2],
+        dot_status: [u8; 2],
+        early_loop: u64,
+    ) -> Problem {
+        for (c, status) in cells.into_iter().zip(cell_status) {
+            if status & (EXCEEDED | UNREACHABLE) != 0 {
+                return problem_at(u64::from(status & (EXCEEDED | UNREACHABLE)), c);
+            }
+        }
+        for (d, status) in dots.into_iter().zip(dot_status) {
+            if status != 0 {
+                return problem_at(u64::from(status) << 2, d);
+            }
+        }
+        problem_at(early_loop, dots[0])
     }
 
     /// The contradiction a [`Problem`] names.
@@ -835,7 +911,7 @@ impl Board {
             }
             self.codes[i] = UNKNOWN;
             self.unknown += 1;
-            self.write_slots(i, 0);
+            self.write_slots(i, 0, i & 1 == 1);
         }
         if self.tracking.reasons {
             self.reasons.truncate(len);

@@ -12,7 +12,7 @@ use crate::engine::Tally;
 use crate::format::json::{Grade, Record};
 use crate::format::{svg, unicode, url};
 use crate::puzzle::Puzzle;
-use crate::render::render_answer;
+use crate::render::render_board;
 use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
 use crate::stats::Stats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -313,7 +313,7 @@ impl Formatter {
         let message = self.message(outcome, board);
         match self.format {
             FormatArg::Ascii if outcome.has_answer() => {
-                render_answer(buffer, number, board);
+                render_board(buffer, number, board);
             }
             FormatArg::Unicode if outcome.has_answer() => {
                 let mut text = String::new();
