@@ -297,6 +297,9 @@ pub struct Board {
     deferred: Vec<u32>,
     /// Inside/outside colouring, once switched on.
     colouring: Option<Box<Colouring>>,
+    /// The codes a dot row and a cell row start with (off-grid edges), for the stride of
+    /// the last reset: reused while the stride stays.
+    row_patterns: Vec<u8>,
 }
 
 impl Board {
@@ -320,6 +323,7 @@ impl Board {
             closures: Vec::new(),
             deferred: Vec::new(),
             colouring: None,
+            row_patterns: Vec::new(),
         };
         board.reset(puzzle, margin, tracking);
         board
@@ -340,43 +344,52 @@ impl Board {
         self.tracking = tracking;
         // Every edge slot starts off-grid (dot rows: odd columns; cell rows: even columns),
         // then the grid's own edges become unknown and its cells get their clues.
+        if self.row_patterns.len() != 2 * stride {
+            // A dot row, then a cell row, as they are before the grid is laid in.
+            self.row_patterns = (0..2 * stride)
+                .map(|x| if (x / stride + x) % 2 == 1 { OFF } else { 0 })
+                .collect();
+        }
         let codes = &mut self.codes;
         codes.clear();
-        codes.reserve(stride * height);
-        let dot_row: Vec<u8> = (0..stride)
-            .map(|x| if x % 2 == 1 { OFF } else { 0 })
-            .collect();
-        let cell_row: Vec<u8> = (0..stride)
-            .map(|x| if x % 2 == 0 { OFF } else { 0 })
-            .collect();
-        for y in 0..height {
-            codes.extend_from_slice(if y % 2 == 0 { &dot_row } else { &cell_row });
+        codes.resize(stride * height, 0);
+        let (dot_row, cell_row) = self.row_patterns.split_at(stride);
+        for (rows, _) in codes.chunks_exact_mut(2 * stride).zip(0..) {
+            rows[..stride].copy_from_slice(dot_row);
+            rows[stride..].copy_from_slice(cell_row);
         }
+        // `height` is odd: the last row is a dot row.
+        let last = codes.len() - stride;
+        codes[last..].copy_from_slice(dot_row);
         let mut unsatisfied = 0;
         for y in 0..=2 * rows {
             let base = (y + margin) * stride + margin;
             let row = &mut codes[base..base + 2 * cols + 1];
             if y % 2 == 0 {
-                for x in (1..2 * cols).step_by(2) {
-                    row[x] = UNKNOWN;
+                for pair in row.chunks_exact_mut(2) {
+                    pair[1] = UNKNOWN;
                 }
             } else {
                 let clues = &puzzle.clues[(y / 2) * cols..(y / 2 + 1) * cols];
-                for (j, clue) in clues.iter().enumerate() {
-                    row[2 * j] = UNKNOWN;
+                for (pair, clue) in row.chunks_exact_mut(2).zip(clues) {
+                    pair[0] = UNKNOWN;
                     if let Some(n) = *clue {
-                        row[2 * j + 1] = CLUE0 << n;
+                        pair[1] = CLUE0 << n;
                         unsatisfied += usize::from(n != 0);
                     }
                 }
                 row[2 * cols] = UNKNOWN;
             }
         }
+        // Cells' slot words start empty; a dot's word is read only once it ends a chain,
+        // which writes it first.
         self.words.clear();
         self.words.resize(codes.len() / 2 + 1, 0);
         let edges = (rows + 1) * cols + rows * (cols + 1);
-        self.trail.clear();
-        self.trail.resize(edges, 0);
+        // The trail's entries past `decided` are never read: it only has to be long enough.
+        if self.trail.len() < edges {
+            self.trail.resize(edges, 0);
+        }
         self.decided = 0;
         self.reasons.clear();
         if tracking.reasons {
@@ -390,16 +403,29 @@ impl Board {
         self.colouring = None;
         self.exits = false;
         // Only the border ring sees off-grid edges: its dots hold them as crosses in their
-        // words, and so do its cells.
+        // words (N, E, S, W: bits 0, 2, 4, 6; `10` a cross).
         let dot = |y: usize, x: usize| (2 * y + margin) * stride + 2 * x + margin;
-        for x in 0..=cols {
-            self.refresh_dot(dot(0, x));
-            self.refresh_dot(dot(rows, x));
+        let side = |at_start: bool, at_end: bool, k_start: u8, k_end: u8| {
+            (u8::from(at_start) << (2 * k_start + 1)) | (u8::from(at_end) << (2 * k_end + 1))
+        };
+        for y in 0..=rows {
+            let ends = side(y == 0, y == rows, 0, 2);
+            if y == 0 || y == rows {
+                for x in 0..=cols {
+                    self.codes[dot(y, x)] = ends | side(x == 0, x == cols, 3, 1);
+                }
+            } else {
+                self.codes[dot(y, 0)] = side(true, false, 3, 1);
+                self.codes[dot(y, cols)] = side(false, true, 3, 1);
+            }
         }
-        for y in 1..rows {
-            self.refresh_dot(dot(y, 0));
-            self.refresh_dot(dot(y, cols));
-        }
+        debug_assert!(
+            (0..=rows).all(|y| (0..=cols).all(|x| {
+                let d = dot(y, x);
+                self.codes[d] == self.dot_word_of(d)
+            })),
+            "border dot words"
+        );
     }
 
     /// Keeps the corner-exit slots of every cell word from now on (the cell tests of the
@@ -453,11 +479,6 @@ impl Board {
                     << (2 * k);
         }
         word
-    }
-
-    /// Recomputes a dot's word from the grid.
-    fn refresh_dot(&mut self, d: usize) {
-        self.codes[d] = self.dot_word_of(d);
     }
 
     /// Recomputes a cell's word from the grid.
