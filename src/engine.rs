@@ -217,7 +217,11 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 }
                 let clue = code.trailing_zeros() as usize - 4;
                 self.eval_sides(board, cell, clue)?;
-                let tests = if border(r, c, rows, cols) {
+                // A test reading any slot holds only where that slot is decided: on a cell
+                // with nothing decided around it (most cells when a level comes on) only the
+                // static tests can. A pair test whose own slots read nothing has them all in
+                // the other cell's window, and is filed there too with them as its own.
+                let tests = if board.word(cell) != 0 && border(r, c, rows, cols) {
                     &m.cells[clue]
                 } else {
                     &m.static_cells[clue]

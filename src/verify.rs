@@ -4,7 +4,7 @@
 //! the edges in the tests) and walks the loop over the edge states, not trusting the
 //! board's running totals.
 
-use crate::board::{Board, Contradiction, Why, clue_of, lines_of_word};
+use crate::board::{Board, Contradiction, NEXT_LINE, Why, clue_of, lines_of_word};
 
 /// Checks that the board's lines form one single loop satisfying every clue; says what is wrong otherwise.
 pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
@@ -40,12 +40,12 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
         return Err(board.contradiction(Why::NoLoop, board.index(0, 0)));
     };
     // Walk the loop from `start` and count its edges (each line has two dots: `lines / 2`).
-    // `NEXT` gives the way out of a dot from its word and the way in (4: none).
+    // `NEXT_LINE` gives the way out of a dot from its word and the way in (4: none).
     let stride = board.stride();
     let steps = [stride.wrapping_neg(), 1, stride, 1usize.wrapping_neg()];
     let (mut from, mut dot, mut walked) = (4usize, start, 0usize);
     loop {
-        let k = NEXT[usize::from(board.dot_word(dot))][from];
+        let k = NEXT_LINE[usize::from(board.dot_word(dot))][from];
         if k == 4 {
             return Err(board.contradiction(Why::DotDegree(1), dot));
         }
@@ -89,26 +89,3 @@ fn first_offender(board: &Board) -> Option<Contradiction> {
     }
     None
 }
-
-/// Per dot word (2 bits per edge N, E, S, W; `01` a line) and the edge the walk came in by
-/// (0-3, 4: none): the first line out of the dot other than that one, 4 if there is none.
-static NEXT: [[u8; 5]; 256] = {
-    let mut t = [[4u8; 5]; 256];
-    let mut w = 0;
-    while w < 256 {
-        let mut from = 0;
-        while from < 5 {
-            let mut k = 0;
-            while k < 4 {
-                if (w >> (2 * k)) & 3 == 1 && k != from {
-                    t[w][from] = k as u8;
-                    break;
-                }
-                k += 1;
-            }
-            from += 1;
-        }
-        w += 1;
-    }
-    t
-};

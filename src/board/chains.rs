@@ -15,7 +15,30 @@
 //! compression to roll back, O(1) per line both ways. Lengths are not kept; the rare
 //! question "is this loop (or chain) every line there is?" walks it.
 
-use super::{Board, LINE, UNKNOWN};
+use super::{Board, UNKNOWN};
+
+/// Per dot word (2 bits per edge N, E, S, W; `01` a line) and the edge a walk came in by
+/// (0-3; 4: none): the first line out of the dot other than that one, 4 if there is none.
+pub(crate) static NEXT_LINE: [[u8; 5]; 256] = {
+    let mut t = [[4u8; 5]; 256];
+    let mut w = 0;
+    while w < 256 {
+        let mut from = 0;
+        while from < 5 {
+            let mut k = 0;
+            while k < 4 {
+                if (w >> (2 * k)) & 3 == 1 && k != from {
+                    t[w][from] = k as u8;
+                    break;
+                }
+                k += 1;
+            }
+            from += 1;
+        }
+        w += 1;
+    }
+    t
+};
 
 /// The bit [`Board::take_closures`] marks a deferred edge with (lattice indices stay far
 /// below it: a board holds at most a few hundred million points).
@@ -30,7 +53,7 @@ impl Board {
 
     /// Joins the chains at `a` and `b` for the line just added between them (each now has at
     /// most two lines). False when the line closed a loop that is not the whole answer.
-    #[inline]
+    #[inline(always)]
     pub(super) fn link(&mut self, a: usize, b: usize) -> bool {
         // Both ends are read whether needed or not, so that choosing is a select, not a
         // branch (which way it goes is a coin toss).
@@ -38,12 +61,7 @@ impl Board {
         let ea = if self.dot_lines(a) == 1 { a } else { mate_a };
         let eb = if self.dot_lines(b) == 1 { b } else { mate_b };
         if ea == b {
-            let whole = self.unsatisfied == 0 && self.walk_loop(a) == self.line_count;
-            if whole && self.tracking.closures {
-                // Tell the loop-closure deducer that the answer is complete.
-                self.closures.push(((a + b) / 2) as u32);
-            }
-            return whole;
+            return self.close_loop(a, b);
         }
         self.words[ea >> 1] = eb as u32;
         self.words[eb >> 1] = ea as u32;
@@ -55,6 +73,19 @@ impl Board {
             }
         }
         true
+    }
+
+    /// The line between `a` and `b` closed a loop: true when the loop is the whole answer
+    /// (then the loop-closure deducer is told, when tracked).
+    #[cold]
+    #[inline(never)]
+    fn close_loop(&mut self, a: usize, b: usize) -> bool {
+        let whole = self.unsatisfied == 0 && self.walk_chain(a).1 == self.line_count;
+        if whole && self.tracking.closures {
+            // Tell the loop-closure deducer that the answer is complete.
+            self.closures.push(((a + b) / 2) as u32);
+        }
+        whole
     }
 
     /// Takes back [`Board::link`] for the line between `a` and `b`, which is being undone
@@ -74,45 +105,25 @@ impl Board {
         self.words[b >> 1] = eb as u32;
     }
 
-    /// Walks the lines from `start` (a dot on a closed loop) back to it; returns the loop's length.
-    fn walk_loop(&self, start: usize) -> usize {
-        let mut walked = 0;
-        let (mut dot, mut came) = (start, usize::MAX);
-        loop {
-            let Some(edge) = self.next_line(dot, came) else {
-                return walked;
-            };
-            walked += 1;
-            dot = 2 * edge - dot;
-            came = edge;
-            if dot == start || walked > self.line_count {
-                return walked;
-            }
-        }
-    }
-
-    /// Walks a chain from `end` (a dot with one line) to its other end; returns that end and
-    /// the chain's length.
+    /// Walks a chain from `end` (a dot with one line, or any dot of a closed loop) to its
+    /// other end (back to `end` for a loop); returns that end and the chain's length. Each
+    /// step reads the dot's word once: [`NEXT_LINE`] gives the way out.
     pub(super) fn walk_chain(&self, end: usize) -> (usize, usize) {
-        let mut walked = 0;
-        let (mut dot, mut came) = (end, usize::MAX);
-        while let Some(edge) = self.next_line(dot, came) {
+        let steps = [self.stride.wrapping_neg(), 1, self.stride, 1usize.wrapping_neg()];
+        let (mut dot, mut from, mut walked) = (end, 4, 0);
+        loop {
+            let k = NEXT_LINE[usize::from(self.codes[dot])][from];
+            if k == 4 {
+                break;
+            }
             walked += 1;
-            dot = 2 * edge - dot;
-            came = edge;
+            dot = dot.wrapping_add(steps[usize::from(k)].wrapping_mul(2));
+            from = usize::from(k ^ 2);
             if dot == end || walked > self.line_count {
                 break;
             }
         }
         (dot, walked)
-    }
-
-    /// A line at `dot` other than `came`.
-    #[inline]
-    fn next_line(&self, dot: usize, came: usize) -> Option<usize> {
-        self.dot_edges(dot)
-            .into_iter()
-            .find(|&e| e != came && self.codes[e] == LINE)
     }
 
     /// Whether loop-closure candidates are queued or deferred.

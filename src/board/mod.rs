@@ -12,7 +12,7 @@
 //! the edges, as Tatham's Loopy does.
 
 mod chains;
-pub(crate) use chains::DEFERRED;
+pub(crate) use chains::{DEFERRED, NEXT_LINE};
 pub mod contradiction;
 
 use crate::colouring::Colouring;
