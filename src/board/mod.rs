@@ -782,6 +782,10 @@ impl Board {
     /// Sets (`bits` all `01` or all `10`) or, with `bits == 0`, clears the edge's 2-bit slot
     /// in the words of the six cells and two dots that hold it. Returns its dots, its two
     /// side cells and their side words after the change.
+    ///
+    /// The six cells lie in runs of neighbouring words (`words` is indexed by lattice index /
+    /// 2), so each run is one bounds check. `horizontal` is a constant where the caller knows
+    /// the direction, and the other branch goes.
     #[inline(always)]
     fn write_slots(
         &mut self,
@@ -789,13 +793,8 @@ impl Board {
         bits: u32,
         horizontal: bool,
     ) -> ([usize; 2], [usize; 2], [u32; 2]) {
+        let s = self.stride;
         let g = &EDGE_GEOMETRY[usize::from(horizontal)];
-        // `along`: from the edge to its dots; `across`: to its side cells.
-        let (along, across) = if horizontal {
-            (1, self.stride)
-        } else {
-            (self.stride, 1)
-        };
         let slot = |k: u8, w: &mut u32| {
             let mask = 3u32 << (2 * k);
             *w = (*w & !mask) | (bits & mask);
@@ -804,26 +803,45 @@ impl Board {
             let mask = 3u8 << (2 * k);
             *w = (*w & !mask) | (bits as u8 & mask);
         };
-        let cells = [i - across, i + across];
-        if self.exits {
-            // Corner exits: the cells diagonally beyond each side cell, along the edge.
-            let far = [
-                cells[0] - 2 * along,
-                cells[0] + 2 * along,
-                cells[1] - 2 * along,
-                cells[1] + 2 * along,
-            ];
-            for (c, k) in far.into_iter().zip(g.exits) {
-                slot(k, &mut self.words[c >> 1]);
+        if horizontal {
+            // The cell above and the one below, each with its two neighbours along the edge
+            // holding it as a corner exit: two runs of three words.
+            let (a, b) = ((i - s) >> 1, (i + s) >> 1);
+            if self.exits {
+                let up = &mut self.words[a - 1..=a + 1];
+                slot(g.exits[0], &mut up[0]);
+                slot(g.exits[1], &mut up[2]);
+                let down = &mut self.words[b - 1..=b + 1];
+                slot(g.exits[2], &mut down[0]);
+                slot(g.exits[3], &mut down[2]);
             }
+            slot(g.sides[0], &mut self.words[a]);
+            slot(g.sides[1], &mut self.words[b]);
+            let sides = [self.words[a], self.words[b]];
+            let d = &mut self.codes[i - 1..=i + 1];
+            dot(g.dots[0], &mut d[0]);
+            dot(g.dots[1], &mut d[2]);
+            ([i - 1, i + 1], [i - s, i + s], sides)
+        } else {
+            // The cells left and right, and the pairs above and below them holding it as a
+            // corner exit: three runs of two words.
+            let c = (i - 1) >> 1;
+            if self.exits {
+                let up = &mut self.words[c - s..=c - s + 1];
+                slot(g.exits[0], &mut up[0]);
+                slot(g.exits[2], &mut up[1]);
+                let down = &mut self.words[c + s..=c + s + 1];
+                slot(g.exits[1], &mut down[0]);
+                slot(g.exits[3], &mut down[1]);
+            }
+            let mid = &mut self.words[c..=c + 1];
+            slot(g.sides[0], &mut mid[0]);
+            slot(g.sides[1], &mut mid[1]);
+            let sides = [mid[0], mid[1]];
+            dot(g.dots[0], &mut self.codes[i - s]);
+            dot(g.dots[1], &mut self.codes[i + s]);
+            ([i - s, i + s], [i - 1, i + 1], sides)
         }
-        slot(g.sides[0], &mut self.words[cells[0] >> 1]);
-        slot(g.sides[1], &mut self.words[cells[1] >> 1]);
-        let sides = [self.words[cells[0] >> 1], self.words[cells[1] >> 1]];
-        let dots = [i - along, i + along];
-        dot(g.dots[0], &mut self.codes[dots[0]]);
-        dot(g.dots[1], &mut self.codes[dots[1]]);
-        (dots, cells, sides)
     }
 
     /// After an edge became `state`: keeps the line count, the satisfied clues and the
