@@ -191,7 +191,10 @@ static ROW_CHARS: [[[u8; 256]; 2]; 2] = {
     while code < 256 {
         // A dot word holds N, E, S, W in two bits each, `01` for a line.
         let (n, e) = ((code & 3 == 1) as usize, ((code >> 2) & 3 == 1) as usize);
-        let (s, w) = (((code >> 4) & 3 == 1) as usize, ((code >> 6) & 3 == 1) as usize);
+        let (s, w) = (
+            ((code >> 4) & 3 == 1) as usize,
+            ((code >> 6) & 3 == 1) as usize,
+        );
         t[0][0][code] = DOT[w | e << 1 | n << 2 | s << 3];
         code += 1;
     }

@@ -21,14 +21,21 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
             row_lines += usize::from(n);
         }
         if start.is_none() && row_lines != 0 {
-            let x = row.iter().step_by(2).position(|&w| w != 0 && lines_of_word(u32::from(w)) != 0);
+            let x = row
+                .iter()
+                .step_by(2)
+                .position(|&w| w != 0 && lines_of_word(u32::from(w)) != 0);
             start = x.map(|x| board.index(2 * r, 2 * x as isize));
         }
         lines += row_lines;
     }
     for r in 0..rows {
         let codes = board.lattice_row(2 * r + 1);
-        for (&word, &code) in board.cell_row_words(r as usize).iter().zip(codes[1..].iter().step_by(2)) {
+        for (&word, &code) in board
+            .cell_row_words(r as usize)
+            .iter()
+            .zip(codes[1..].iter().step_by(2))
+        {
             let clue = (code | 1 << 7).trailing_zeros() as u8;
             bad |= code != 0 && lines_of_word(word) + 4 != clue;
         }

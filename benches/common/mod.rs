@@ -6,7 +6,7 @@
 
 use slink::generate::{GenOptions, Generator};
 use slink::puzzle::{Puzzle, PuzzleReader, parse_all};
-use slink::render::render_answer;
+use slink::render::render_board;
 use slink::solve::{Outcome, Solver};
 use std::path::{Path, PathBuf};
 
@@ -143,7 +143,7 @@ pub fn solve_stream(solver: &mut Solver, input: &[u8], out: &mut Vec<u8>) -> usi
         let puzzle = item.expect("benchmark input is valid");
         let (board, outcome) = solver.solve(&puzzle);
         if outcome == Outcome::Solved {
-            render_answer(out, number, &board);
+            render_board(out, number, &board);
         } else {
             unsolved += 1;
         }

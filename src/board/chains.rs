@@ -109,7 +109,12 @@ impl Board {
     /// other end (back to `end` for a loop); returns that end and the chain's length. Each
     /// step reads the dot's word once: [`NEXT_LINE`] gives the way out.
     pub(super) fn walk_chain(&self, end: usize) -> (usize, usize) {
-        let steps = [self.stride.wrapping_neg(), 1, self.stride, 1usize.wrapping_neg()];
+        let steps = [
+            self.stride.wrapping_neg(),
+            1,
+            self.stride,
+            1usize.wrapping_neg(),
+        ];
         let (mut dot, mut from, mut walked) = (end, 4, 0);
         loop {
             let k = NEXT_LINE[usize::from(self.codes[dot])][from];

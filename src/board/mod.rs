@@ -872,8 +872,7 @@ impl Board {
                 - now(cell_status[0])
                 - now(cell_status[1]);
             self.line_count += 1;
-            if (dot_status[0] | dot_status[1]) & THREE_LINES == 0 && !self.link(dots[0], dots[1])
-            {
+            if (dot_status[0] | dot_status[1]) & THREE_LINES == 0 && !self.link(dots[0], dots[1]) {
                 return self.first_problem(dots, cells, cell_status, dot_status, EARLY_LOOP);
             }
         }
