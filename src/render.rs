@@ -21,6 +21,19 @@ pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
     out.extend_from_slice(&digits[i..]);
 }
 
+/// A dot's character by which of its edges are lines (bits: 1 left, 2 right, 4 up, 8 down):
+/// `+` for one horizontal and one vertical, `-` for two horizontal, `|` for two vertical.
+const DOT: [u8; 16] = {
+    let mut table = [b' '; 16];
+    table[1 | 4] = b'+';
+    table[1 | 8] = b'+';
+    table[2 | 4] = b'+';
+    table[2 | 8] = b'+';
+    table[1 | 2] = b'-';
+    table[4 | 8] = b'|';
+    table
+};
+
 /// Number of bytes [`render_answer`] appends for puzzle `number` of `rows` x `cols` cells.
 pub fn answer_len(number: usize, rows: usize, cols: usize) -> usize {
     let mut digits = 1;
@@ -94,17 +107,6 @@ pub fn render_answer(out: &mut Vec<u8>, number: usize, view: &impl View) {
 
     // Dots, read back from the four edge characters around them. Around the grid these are
     // the spaces of the frame, so no dot needs a bounds test.
-    const DOT: [u8; 16] = {
-        let mut table = [b' '; 16];
-        // bits: 1 left, 2 right, 4 up, 8 down
-        table[1 | 4] = b'+';
-        table[1 | 8] = b'+';
-        table[2 | 4] = b'+';
-        table[2 | 8] = b'+';
-        table[1 | 2] = b'-';
-        table[4 | 8] = b'|';
-        table
-    };
     for i in 0..=rows {
         let start = grid(2 * i);
         for at in (start..start + grid_width).step_by(4) {
@@ -175,17 +177,6 @@ pub fn render_board(out: &mut Vec<u8>, number: usize, board: &Board) {
 /// comes from its word as [`render_answer`] draws it, an edge's is `-` or `|` for a line, a
 /// clue's its digit.
 static ROW_CHARS: [[[u8; 256]; 2]; 2] = {
-    const DOT: [u8; 16] = {
-        let mut table = [b' '; 16];
-        // bits: 1 left, 2 right, 4 up, 8 down
-        table[1 | 4] = b'+';
-        table[1 | 8] = b'+';
-        table[2 | 4] = b'+';
-        table[2 | 8] = b'+';
-        table[1 | 2] = b'-';
-        table[4 | 8] = b'|';
-        table
-    };
     let mut t = [[[b' '; 256]; 2]; 2];
     let mut code = 0;
     while code < 256 {
