@@ -199,8 +199,8 @@ static DOT_STATUS: [u8; 256] = {
 /// Where an edge sits in the words that hold it, by direction (index parity: 0 vertical,
 /// 1 horizontal): the slot it has in its two side cells (the one before it, then the one
 /// after it, in lattice order), in its two dots, and in the four cells whose corner exits
-/// it is, listed as [`Board::write_slots`] walks them (before-side cell minus and plus two
-/// steps along the edge, then the after-side cell's). See [`CELL_SLOTS`] for the numbers.
+/// it is: the before-side cell's neighbours two lattice steps back and forward along the
+/// edge, then the after-side cell's. See [`CELL_SLOTS`] for the numbers.
 struct EdgeGeometry {
     sides: [u8; 2],
     dots: [u8; 2],
