@@ -415,8 +415,15 @@ pub struct Matchers {
     /// The variants that read one clue cell's sides only, by clue, then by the side word.
     pub sides: [Table; 4],
     /// The `set` bytes of `sides` indexed by the cell's code / 16 (0: blank or off-grid,
-    /// nothing to set; `1 << n`: clue `n`), so that a woken cell costs one lookup.
-    pub side_set: [[u8; 256]; 9],
+    /// nothing to set; `1 << n`: clue `n`; every row a cell code cannot have is zeros), so
+    /// that a woken cell costs one lookup.
+    pub side_set: [[u8; 256]; 16],
+    /// By cell code / 16: whether a clue cell with nothing decided around it can match a
+    /// cell test or a static entry (a static cell test or entry exists for its clue).
+    pub starts_bare: [bool; 16],
+    /// By cell code / 16: whether a clue cell with something decided around it can match a
+    /// cell test or a static entry.
+    pub starts_touched: [bool; 16],
     /// Whether any cell test is filed in `cell_watch` (otherwise woken cells need only the
     /// side tables).
     pub has_cell_lists: bool,
@@ -559,7 +566,9 @@ impl Matchers {
             cell_watch_tests: Vec::new(),
             dots: Table::default(),
             sides: Default::default(),
-            side_set: [[0; 256]; 9],
+            side_set: [[0; 256]; 16],
+            starts_bare: [false; 16],
+            starts_touched: [false; 16],
             has_cell_lists: false,
             static_cells: Default::default(),
             edge_cells: Default::default(),
@@ -718,6 +727,9 @@ impl Matchers {
         m.build_dot_table(variants, &dot_variants);
         for (n, table) in m.sides.iter().enumerate() {
             m.side_set[1 << n] = table.set;
+            let statics = m.statics[n].start != m.statics[n].end;
+            m.starts_bare[1 << n] = statics || !m.static_cells[n].is_empty();
+            m.starts_touched[1 << n] = statics || !m.cells[n].is_empty();
         }
         m.has_cell_lists = cell_watch.iter().any(|l| !l.is_empty());
         for list in cell_watch {

@@ -75,6 +75,8 @@ pub struct Engine<'a, const COUNT: bool = false> {
     queue: Vec<u32>,
     /// Work space of the global deducers.
     scratch: Vec<u32>,
+    /// Work space of [`Engine::init`]: the cells of a row that can match.
+    todo: Vec<u32>,
     deduced: Deduced,
 }
 
@@ -90,6 +92,7 @@ impl<'a> Engine<'a, false> {
             tally: None,
             queue: Vec::new(),
             scratch: Vec::new(),
+            todo: Vec::new(),
             deduced: Deduced::default(),
         }
     }
@@ -104,6 +107,7 @@ impl<'a> Engine<'a, false> {
             tally: Some(tally),
             queue: self.queue,
             scratch: self.scratch,
+            todo: self.todo,
             deduced: self.deduced,
         }
     }
@@ -196,21 +200,52 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     fn init(&mut self, board: &mut Board, everywhere: bool) -> Result<(), Contradiction> {
         let m = self.matchers;
         let (rows, cols) = (board.rows() as isize, board.cols() as isize);
-        let border = |r: isize, c: isize, h: isize, w: isize| {
-            everywhere || r == 0 || c == 0 || r == h - 1 || c == w - 1
-        };
         if m.dots.used {
-            for r in 0..=rows {
-                for c in 0..=cols {
-                    if border(r, c, rows + 1, cols + 1) {
+            if everywhere {
+                for r in 0..=rows {
+                    for c in 0..=cols {
                         self.eval_dot(board, board.index(2 * r, 2 * c))?;
+                    }
+                }
+            } else {
+                // The border ring, once round.
+                for c in 0..=cols {
+                    self.eval_dot(board, board.index(0, 2 * c))?;
+                    if rows > 0 {
+                        self.eval_dot(board, board.index(2 * rows, 2 * c))?;
+                    }
+                }
+                for r in 1..rows {
+                    self.eval_dot(board, board.index(2 * r, 0))?;
+                    if cols > 0 {
+                        self.eval_dot(board, board.index(2 * r, 2 * cols))?;
                     }
                 }
             }
         }
+        // Which cells can match anything is read off each row first (no writes, so no
+        // bounds checks per cell): most interior cells of a fresh board cannot.
+        let mut todo = std::mem::take(&mut self.todo);
         for r in 0..rows {
-            for c in 0..cols {
-                let cell = board.index(2 * r + 1, 2 * c + 1);
+            todo.clear();
+            let codes = board.lattice_row(2 * r + 1);
+            let words = board.cell_row_words(r as usize);
+            let first = board.index(2 * r + 1, 1);
+            let codes = &codes[..2 * words.len() + 1];
+            for (c, &word) in words.iter().enumerate() {
+                let kind = usize::from(codes[2 * c + 1] >> 4);
+                let starts = if word == 0 {
+                    m.starts_bare[kind]
+                } else {
+                    m.starts_touched[kind]
+                };
+                if m.side_set[kind][(word & 0xFF) as usize] != 0 || starts {
+                    todo.push((first + 2 * c) as u32);
+                }
+            }
+            let border_row = r == 0 || r == rows - 1;
+            for &cell in &todo {
+                let cell = cell as usize;
                 let code = board.at(cell);
                 if code < CLUE0 {
                     continue;
@@ -221,7 +256,11 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 // with nothing decided around it (most cells when a level comes on) only the
                 // static tests can. A pair test whose own slots read nothing has them all in
                 // the other cell's window, and is filed there too with them as its own.
-                let tests = if board.word(cell) != 0 && border(r, c, rows, cols) {
+                let border = everywhere
+                    || border_row
+                    || cell == first
+                    || cell == first + 2 * (cols as usize - 1);
+                let tests = if board.word(cell) != 0 && border {
                     &m.cells[clue]
                 } else {
                     &m.static_cells[clue]
@@ -234,6 +273,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 }
             }
         }
+        self.todo = todo;
         // The border: each off-grid edge at a grid dot acts as a cross that was just decided.
         if !m.entries.is_empty() {
             for c in 0..=cols {
