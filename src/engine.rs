@@ -251,7 +251,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                     continue;
                 }
                 let clue = code.trailing_zeros() as usize - 4;
-                self.eval_sides(board, cell, clue)?;
+                self.eval_cell(board, cell)?;
                 // A test reading any slot holds only where that slot is decided: on a cell
                 // with nothing decided around it (most cells when a level comes on) only the
                 // static tests can. A pair test whose own slots read nothing has them all in
@@ -339,25 +339,6 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 &m.dots.variants[state as usize],
                 &m.dot_offsets,
             )?;
-        }
-        Ok(())
-    }
-
-    /// Re-evaluates the side-only variants of a clue cell through its clue's side table.
-    #[inline(always)]
-    fn eval_sides(
-        &mut self,
-        board: &mut Board,
-        cell: usize,
-        clue: usize,
-    ) -> Result<(), Contradiction> {
-        let m = self.matchers;
-        let table = &m.sides[clue];
-        let state = (board.word(cell) & 0xFF) as usize;
-        let set = table.set[state];
-        if set != 0 {
-            let offsets = m.cell_offsets[..4].try_into().expect("four sides");
-            self.apply_table::<false>(board, cell, set, &table.variants[state], offsets)?;
         }
         Ok(())
     }
@@ -505,27 +486,51 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// the cells holding it in their slots, and the general matchers watching it.
     #[inline]
     fn wake(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
-        let m = self.matchers;
-        let [a, b] = board.edge_dots(q);
-        self.eval_dot(board, a)?;
-        self.eval_dot(board, b)?;
-        for cell in board.edge_cells(q) {
-            // A blank cell's row of `side_set` is all zeros.
-            let set =
-                m.side_set[usize::from(board.at(cell) >> 4)][(board.word(cell) & 0xFF) as usize];
-            if set != 0 {
-                let clue = board.at(cell).trailing_zeros() as usize - 4;
-                let state = (board.word(cell) & 0xFF) as usize;
-                let variants = &m.sides[clue].variants[state];
-                let offsets = m.cell_offsets[..4].try_into().expect("four sides");
-                self.apply_table::<false>(board, cell, set, variants, offsets)?;
-            }
+        if q & 1 == 1 {
+            self.wake_along::<true>(board, q, state)
+        } else {
+            self.wake_along::<false>(board, q, state)
         }
+    }
+
+    /// [`Engine::wake`] for an edge whose direction is known at compile time (`HORIZONTAL`:
+    /// the index is odd), so that its dots and side cells are constant steps away.
+    #[inline(always)]
+    fn wake_along<const HORIZONTAL: bool>(
+        &mut self,
+        board: &mut Board,
+        q: usize,
+        state: u8,
+    ) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let s = board.stride();
+        let (along, across) = if HORIZONTAL { (1, s) } else { (s, 1) };
+        self.eval_dot(board, q - along)?;
+        self.eval_dot(board, q + along)?;
+        self.eval_cell(board, q - across)?;
+        self.eval_cell(board, q + across)?;
         if m.has_cell_lists {
             self.wake_lists(board, q, state)?;
         }
         if !m.entries.is_empty() {
             self.wake_general(board, q, state)?;
+        }
+        Ok(())
+    }
+
+    /// Re-evaluates the side-only variants of a cell (any cell: a blank or off-grid one has
+    /// nothing in its row of the side table).
+    #[inline(always)]
+    fn eval_cell(&mut self, board: &mut Board, cell: usize) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let code = board.at(cell);
+        let side = (board.word(cell) & 0xFF) as usize;
+        let set = m.side_set[usize::from(code >> 4)][side];
+        if set != 0 {
+            let clue = code.trailing_zeros() as usize - 4;
+            let variants = &m.sides[clue & 3].variants[side];
+            let offsets = m.cell_offsets[..4].try_into().expect("four sides");
+            self.apply_table::<false>(board, cell, set, variants, offsets)?;
         }
         Ok(())
     }
