@@ -148,10 +148,11 @@ const THREE_LINES: u8 = 1;
 /// [`DOT_STATUS`]: one line and no way on.
 const DEAD_END: u8 = 2;
 
-/// Per cell code / 16 (0 for a blank cell, `1 << n` for clue `n`) and side word: the
+/// Per cell code / 16 (0 for a blank cell, `1 << n` for clue `n`; every code / 16 has a row,
+/// so that the lookup needs no bounds check) and side word: the
 /// [`EXCEEDED`], [`UNREACHABLE`], [`SATISFIED`] and [`ONE_OVER`] flags.
-static CELL_STATUS: [[u8; 256]; 9] = {
-    let mut t = [[0u8; 256]; 9];
+static CELL_STATUS: [[u8; 256]; 16] = {
+    let mut t = [[0u8; 256]; 16];
     let mut clue = 0;
     while clue < 4 {
         let mut w = 0;
@@ -287,7 +288,8 @@ pub struct Board {
     /// The reason of each trail entry, packed (see [`Reason::pack`]), when tracked.
     reasons: Vec<u64>,
     tracking: Tracking,
-    unknown: usize,
+    /// Grid edges: those not on the trail are unknown.
+    edges: usize,
     unsatisfied: usize,
     line_count: usize,
     /// Edges that joined the two ends of one chain when they were queued (loop closure).
@@ -317,7 +319,7 @@ impl Board {
             decided: 0,
             reasons: Vec::new(),
             tracking,
-            unknown: 0,
+            edges: 0,
             unsatisfied: 0,
             line_count: 0,
             closures: Vec::new(),
@@ -395,7 +397,7 @@ impl Board {
         if tracking.reasons {
             self.reasons.reserve(edges);
         }
-        self.unknown = edges;
+        self.edges = edges;
         self.unsatisfied = unsatisfied;
         self.line_count = 0;
         self.closures.clear();
@@ -646,7 +648,7 @@ impl Board {
     /// Grid edges still unknown.
     #[inline]
     pub fn unknown(&self) -> usize {
-        self.unknown
+        self.edges - self.decided
     }
 
     /// Edges on the loop so far.
@@ -739,7 +741,6 @@ impl Board {
         }
         debug_assert!(state == LINE || state == CROSS);
         self.codes[i] = state;
-        self.unknown -= 1;
         self.trail[self.decided] = i as u32;
         self.decided += 1;
         if self.tracking.reasons {
@@ -948,7 +949,6 @@ impl Board {
                 }
             }
             self.codes[i] = UNKNOWN;
-            self.unknown += 1;
             self.write_slots(i, 0, i & 1 == 1);
         }
         if self.tracking.reasons {
@@ -987,10 +987,11 @@ impl Board {
                 other => return Err(format!("{} holds code {other}", self.describe(e))),
             }
         }
-        if unknown != self.unknown {
+        if unknown != self.unknown() {
             return Err(format!(
                 "{} unknown edges counted as {}",
-                unknown, self.unknown
+                unknown,
+                self.unknown()
             ));
         }
         if lines != self.line_count {
