@@ -7,7 +7,7 @@
 //! it. The engine's own queue is a stack of trail positions, newest on top, refilled from
 //! the trail whenever it grows.
 
-use crate::board::{Board, CLUE0, CROSS, Contradiction, LINE, OFF, Reason};
+use crate::board::{Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Reason, SLOTS};
 use crate::compile::{CellTest, Entry, Matchers, RuleBook, Stages, Switches};
 use crate::{colouring, loops};
 
@@ -228,18 +228,16 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         let mut todo = std::mem::take(&mut self.todo);
         for r in 0..rows {
             todo.clear();
-            let codes = board.lattice_row(2 * r + 1);
-            let words = board.cell_row_words(r as usize);
+            let states = board.cell_row_words(r as usize);
             let first = board.index(2 * r + 1, 1);
-            let codes = &codes[..2 * words.len() + 1];
-            for (c, &word) in words.iter().enumerate() {
-                let kind = usize::from(codes[2 * c + 1] >> 4);
-                let starts = if word == 0 {
+            for (c, &state) in states.iter().enumerate() {
+                let kind = (state >> (CODE_SHIFT + 4)) as usize;
+                let starts = if state & SLOTS == 0 {
                     m.starts_bare[kind]
                 } else {
                     m.starts_touched[kind]
                 };
-                if m.side_set[kind][(word & 0xFF) as usize] != 0 || starts {
+                if m.side_set[kind][(state & 0xFF) as usize] != 0 || starts {
                     todo.push((first + 2 * c) as u32);
                 }
             }
@@ -523,11 +521,11 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     #[inline(always)]
     fn eval_cell(&mut self, board: &mut Board, cell: usize) -> Result<(), Contradiction> {
         let m = self.matchers;
-        let code = board.at(cell);
-        let side = (board.word(cell) & 0xFF) as usize;
-        let set = m.side_set[usize::from(code >> 4)][side];
+        let state = board.cell_state(cell);
+        let side = (state & 0xFF) as usize;
+        let set = m.side_set[(state >> (CODE_SHIFT + 4)) as usize][side];
         if set != 0 {
-            let clue = code.trailing_zeros() as usize - 4;
+            let clue = (state >> CODE_SHIFT).trailing_zeros() as usize - 4;
             let variants = &m.sides[clue & 3].variants[side];
             let offsets = m.cell_offsets[..4].try_into().expect("four sides");
             self.apply_table::<false>(board, cell, set, variants, offsets)?;

@@ -30,6 +30,10 @@ pub const CROSS: u8 = 4;
 pub const OFF: u8 = 8;
 /// Cell code of clue `n` is `CLUE0 << n`; blank and off-grid cells are 0.
 pub const CLUE0: u8 = 16;
+/// The bits of a cell's state word ([`Board::cell_state`]) that hold its 12 slots.
+pub const SLOTS: u32 = 0xFF_FFFF;
+/// Where a cell's state word keeps its code (the top byte), so that one read gives both.
+pub const CODE_SHIFT: u32 = 24;
 
 /// Two bits per slot: `01` line, `10` cross (or off-grid), `00` unknown.
 #[inline(always)]
@@ -254,6 +258,16 @@ fn counts(word: u32) -> (u8, u8) {
     (c & 15, c >> 4)
 }
 
+/// What [`Board::write_slots`] wrote: an edge's two dots and two side cells (lattice
+/// indices, in lattice order) and their words after the write (the cells' state words, code
+/// on top: see [`Board::cell_state`]).
+struct Written {
+    dots: [usize; 2],
+    cells: [usize; 2],
+    sides: [u32; 2],
+    dot_words: [u8; 2],
+}
+
 /// A puzzle being solved.
 ///
 /// Memory: one byte per lattice point (`codes`: an edge's state, a cell's clue code, a dot's
@@ -355,6 +369,11 @@ impl Board {
         let codes = &mut self.codes;
         codes.clear();
         codes.resize(stride * height, 0);
+        // Cells' slot words start empty but for the clue code on top; a dot's word is read
+        // only once it ends a chain, which writes it first.
+        let words = &mut self.words;
+        words.clear();
+        words.resize(codes.len() / 2 + 1, 0);
         let (dot_row, cell_row) = self.row_patterns.split_at(stride);
         for (rows, _) in codes.chunks_exact_mut(2 * stride).zip(0..) {
             rows[..stride].copy_from_slice(dot_row);
@@ -373,20 +392,19 @@ impl Board {
                 }
             } else {
                 let clues = &puzzle.clues[(y / 2) * cols..(y / 2 + 1) * cols];
-                for (pair, clue) in row.chunks_exact_mut(2).zip(clues) {
+                let first = (base + 1) >> 1;
+                let row_words = &mut words[first..first + cols];
+                for ((pair, clue), word) in row.chunks_exact_mut(2).zip(clues).zip(row_words) {
                     pair[0] = UNKNOWN;
                     if let Some(n) = *clue {
                         pair[1] = CLUE0 << n;
+                        *word = u32::from(CLUE0 << n) << CODE_SHIFT;
                         unsatisfied += usize::from(n != 0);
                     }
                 }
                 row[2 * cols] = UNKNOWN;
             }
         }
-        // Cells' slot words start empty; a dot's word is read only once it ends a chain,
-        // which writes it first.
-        self.words.clear();
-        self.words.resize(codes.len() / 2 + 1, 0);
         let edges = (rows + 1) * cols + rows * (cols + 1);
         // The trail's entries past `decided` are never read: it only has to be long enough.
         if self.trail.len() < edges {
@@ -485,7 +503,7 @@ impl Board {
 
     /// Recomputes a cell's word from the grid.
     fn refresh_cell(&mut self, c: usize) {
-        self.words[c >> 1] = self.cell_word(c);
+        self.words[c >> 1] = self.cell_word(c) | (u32::from(self.codes[c]) << CODE_SHIFT);
     }
 
     /// Cells down.
@@ -596,6 +614,13 @@ impl Board {
     /// corner-exit slots only once [`Board::keep_exits`] was called.
     #[inline]
     pub fn word(&self, cell: usize) -> u32 {
+        self.words[cell >> 1] & SLOTS
+    }
+
+    /// The cell's slots ([`Board::word`]) with its code on top (`state >> CODE_SHIFT`): what
+    /// a woken cell reads, in one load.
+    #[inline]
+    pub fn cell_state(&self, cell: usize) -> u32 {
         self.words[cell >> 1]
     }
 
@@ -619,8 +644,9 @@ impl Board {
         &self.codes[start..=start + 2 * self.cols]
     }
 
-    /// The slot words of the cells of grid row `r`, first to last (their side slots, which
-    /// [`lines_of_word`] counts, are always kept).
+    /// The state words ([`Board::cell_state`]: slots, code on top) of the cells of grid row
+    /// `r`, first to last (their side slots, which [`lines_of_word`] counts, are always
+    /// kept).
     #[inline]
     pub fn cell_row_words(&self, r: usize) -> &[u32] {
         let start = self.index(2 * r as isize + 1, 1) >> 1;
@@ -748,10 +774,10 @@ impl Board {
         }
         // LINE = 2 -> slot bits 01 everywhere; CROSS = 4 -> 10.
         let bits = 0x5555_5555 * u32::from(state >> 1);
-        let (dots, cells, sides) = self.write_slots(i, bits, horizontal);
-        let problem = self.check(state, dots, cells, sides);
+        let written = self.write_slots(i, bits, horizontal);
+        let problem = self.check(state, &written);
         let clash = match self.colouring.as_deref_mut() {
-            Some(colouring) => !colouring.relate(cells, state == LINE, self.decided),
+            Some(colouring) => !colouring.relate(written.cells, state == LINE, self.decided),
             None => false,
         };
         if problem != 0 {
@@ -781,19 +807,14 @@ impl Board {
     }
 
     /// Sets (`bits` all `01` or all `10`) or, with `bits == 0`, clears the edge's 2-bit slot
-    /// in the words of the six cells and two dots that hold it. Returns its dots, its two
-    /// side cells and their side words after the change.
+    /// in the words of the six cells and two dots that hold it. Returns its dots and its two
+    /// side cells with their words after the change.
     ///
     /// The six cells lie in runs of neighbouring words (`words` is indexed by lattice index /
     /// 2), so each run is one bounds check. `horizontal` is a constant where the caller knows
     /// the direction, and the other branch goes.
     #[inline(always)]
-    fn write_slots(
-        &mut self,
-        i: usize,
-        bits: u32,
-        horizontal: bool,
-    ) -> ([usize; 2], [usize; 2], [u32; 2]) {
+    fn write_slots(&mut self, i: usize, bits: u32, horizontal: bool) -> Written {
         let s = self.stride;
         let g = &EDGE_GEOMETRY[usize::from(horizontal)];
         let slot = |k: u8, w: &mut u32| {
@@ -803,6 +824,7 @@ impl Board {
         let dot = |k: u8, w: &mut u8| {
             let mask = 3u8 << (2 * k);
             *w = (*w & !mask) | (bits as u8 & mask);
+            *w
         };
         if horizontal {
             // The cell above and the one below, each with its two neighbours along the edge
@@ -820,9 +842,13 @@ impl Board {
             slot(g.sides[1], &mut self.words[b]);
             let sides = [self.words[a], self.words[b]];
             let d = &mut self.codes[i - 1..=i + 1];
-            dot(g.dots[0], &mut d[0]);
-            dot(g.dots[1], &mut d[2]);
-            ([i - 1, i + 1], [i - s, i + s], sides)
+            let dot_words = [dot(g.dots[0], &mut d[0]), dot(g.dots[1], &mut d[2])];
+            Written {
+                dots: [i - 1, i + 1],
+                cells: [i - s, i + s],
+                sides,
+                dot_words,
+            }
         } else {
             // The cells left and right, and the pairs above and below them holding it as a
             // corner exit: three runs of two words.
@@ -839,28 +865,35 @@ impl Board {
             slot(g.sides[0], &mut mid[0]);
             slot(g.sides[1], &mut mid[1]);
             let sides = [mid[0], mid[1]];
-            dot(g.dots[0], &mut self.codes[i - s]);
-            dot(g.dots[1], &mut self.codes[i + s]);
-            ([i - s, i + s], [i - 1, i + 1], sides)
+            let dot_words = [
+                dot(g.dots[0], &mut self.codes[i - s]),
+                dot(g.dots[1], &mut self.codes[i + s]),
+            ];
+            Written {
+                dots: [i - s, i + s],
+                cells: [i - 1, i + 1],
+                sides,
+                dot_words,
+            }
         }
     }
 
     /// After an edge became `state`: keeps the line count, the satisfied clues and the
-    /// chains, and names the first problem at its dots and cells (`sides`: the cells' side
-    /// words after the change) as a [`Problem`] (0: none).
+    /// chains, and names the first problem at the dots and cells `write_slots` wrote as a
+    /// [`Problem`] (0: none).
     #[inline(always)]
-    fn check(
-        &mut self,
-        state: u8,
-        dots: [usize; 2],
-        cells: [usize; 2],
-        sides: [u32; 2],
-    ) -> Problem {
+    fn check(&mut self, state: u8, written: &Written) -> Problem {
+        let Written {
+            dots,
+            cells,
+            sides,
+            dot_words,
+        } = *written;
         let line = state == LINE;
         let cell_status = [0, 1].map(|k| {
-            CELL_STATUS[usize::from(self.codes[cells[k]] >> 4)][(sides[k] & 0xFF) as usize]
+            CELL_STATUS[(sides[k] >> (CODE_SHIFT + 4)) as usize][(sides[k] & 0xFF) as usize]
         });
-        let dot_status = dots.map(|d| DOT_STATUS[usize::from(self.codes[d])]);
+        let dot_status = dot_words.map(|w| DOT_STATUS[usize::from(w)]);
         let bad = ((cell_status[0] | cell_status[1]) & (EXCEEDED | UNREACHABLE))
             | dot_status[0]
             | dot_status[1];
@@ -1016,9 +1049,15 @@ impl Board {
         }
         let mut unsatisfied = 0;
         for c in self.grid_cells() {
-            let kept = if self.exits { 0xFF_FFFF } else { 0xFF };
+            let kept = if self.exits { SLOTS } else { 0xFF };
             if (self.words[c >> 1] ^ self.cell_word(c)) & kept != 0 {
                 return Err(format!("{} has a stale slot word", self.describe(c)));
+            }
+            if self.words[c >> 1] >> CODE_SHIFT != u32::from(self.codes[c]) {
+                return Err(format!(
+                    "{} has a wrong clue code in its word",
+                    self.describe(c)
+                ));
             }
             let l = self
                 .dot_edges(c)
