@@ -519,9 +519,11 @@ fn word_bits(cell: Pos, v: &Variant, taken: &dyn Fn(Pos) -> bool) -> (u32, u32, 
 
 /// Files a cell test under its primary cell's clue: in the full list, the static list when
 /// it reads no edge, and the watch lists of every slot state its primary word's premise needs.
-fn file_test(m: &mut Matchers, cell_watch: &mut [CellRules], n: u8, test: CellTest) {
+/// A `mirror` (a pair test filed again at its second cell) stays out of the static list: the
+/// start scan visits the first cell, and finds the pair there.
+fn file_test(m: &mut Matchers, cell_watch: &mut [CellRules], n: u8, test: CellTest, mirror: bool) {
     m.cells[n as usize].push(test);
-    if test.value == 0 && test.other_value == 0 {
+    if test.value == 0 && test.other_value == 0 && !mirror {
         m.static_cells[n as usize].push(test);
     }
     for k in 0..12 {
@@ -603,7 +605,7 @@ impl Matchers {
                         variant: vi as u32,
                         ..CellTest::default()
                     };
-                    file_test(&mut m, &mut cell_watch, n, test);
+                    file_test(&mut m, &mut cell_watch, n, test, false);
                     continue;
                 }
                 Shape::Pair(cells) => {
@@ -627,7 +629,7 @@ impl Matchers {
                             other_value,
                             other_conclude,
                         };
-                        file_test(&mut m, &mut cell_watch, n, test);
+                        file_test(&mut m, &mut cell_watch, n, test, i == 1);
                     }
                     continue;
                 }
