@@ -72,17 +72,24 @@ impl RuleBook {
             return false;
         };
         let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
-        for r in 0..puzzle.rows {
-            for c in 0..puzzle.cols {
-                if puzzle.clue(r, c).is_some_and(|n| n > 0) {
+        let spread = |r0: usize, r1: usize, c0: usize, c1: usize| {
+            r0 != usize::MAX && (r1 - r0 + 1 > reach || c1 - c0 + 1 > reach)
+        };
+        for (r, row) in puzzle.clues.chunks_exact(puzzle.cols.max(1)).enumerate() {
+            for (c, clue) in row.iter().enumerate() {
+                if clue.is_some_and(|n| n > 0) {
                     r0 = r0.min(r);
                     r1 = r1.max(r);
                     c0 = c0.min(c);
                     c1 = c1.max(c);
                 }
             }
+            // Spread wide enough already: the rest cannot narrow it.
+            if spread(r0, r1, c0, c1) {
+                return true;
+            }
         }
-        r0 != usize::MAX && (r1 - r0 + 1 > reach || c1 - c0 + 1 > reach)
+        spread(r0, r1, c0, c1)
     }
 
     /// Whether the rule set switches on loop closure.
