@@ -4,7 +4,7 @@
 //! the edges in the tests) and walks the loop over the edge states, not trusting the
 //! board's running totals.
 
-use crate::board::{Board, Contradiction, NEXT_LINE, Why, clue_of, lines_of_word};
+use crate::board::{Board, CODE_SHIFT, Contradiction, NEXT_LINE, Why, clue_of, lines_of_word};
 
 /// Checks that the board's lines form one single loop satisfying every clue; says what is wrong otherwise.
 pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
@@ -30,14 +30,11 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
         lines += row_lines;
     }
     for r in 0..rows {
-        let codes = board.lattice_row(2 * r + 1);
-        for (&word, &code) in board
-            .cell_row_words(r as usize)
-            .iter()
-            .zip(codes[1..].iter().step_by(2))
-        {
+        // A cell's state word has its code on top.
+        for &state in board.cell_row_words(r as usize) {
+            let code = (state >> CODE_SHIFT) as u8;
             let clue = (code | 1 << 7).trailing_zeros() as u8;
-            bad |= code != 0 && lines_of_word(word) + 4 != clue;
+            bad |= code != 0 && lines_of_word(state) + 4 != clue;
         }
     }
     if bad && let Some(offender) = first_offender(board) {
