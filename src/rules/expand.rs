@@ -2,7 +2,6 @@
 
 use super::{Fact, Rule};
 use crate::geometry::{Pos, Symmetry};
-use std::collections::HashSet;
 
 /// One rotation or reflection of a rule, placed so that its top-left dot is the origin.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,8 +20,8 @@ pub struct Variant {
 
 /// The distinct variants of one rule, identity first.
 pub fn expand_rule(index: usize, rule: &Rule) -> Vec<Variant> {
-    let mut seen = HashSet::new();
-    let mut variants = Vec::new();
+    // At most eight variants: a scan of those kept finds a repeat without hashing.
+    let mut variants: Vec<Variant> = Vec::new();
     for symmetry in Symmetry::ALL {
         let dots: Vec<Pos> = rule.dots.iter().map(|&p| symmetry.apply(p)).collect();
         let min_y = dots.iter().map(|p| p.y).min().unwrap_or(0);
@@ -43,7 +42,10 @@ pub fn expand_rule(index: usize, rule: &Rule) -> Vec<Variant> {
         dots.sort();
         let premise = place(&rule.premise);
         let conclusion = place(&rule.conclusion);
-        if seen.insert((premise.clone(), conclusion.clone(), dots.clone())) {
+        let repeat = variants
+            .iter()
+            .any(|v| v.premise == premise && v.conclusion == conclusion && v.dots == dots);
+        if !repeat {
             variants.push(Variant {
                 rule: index,
                 symmetry,
@@ -81,7 +83,7 @@ mod tests {
         let v =
             variants("rule a\nwhen\n  +---+\n    2 x\n  +   +\nthen\n  +---+\n  | 2 x\n  +   +\n");
         assert_eq!(v.len(), 8);
-        let syms: HashSet<Symmetry> = v.iter().map(|v| v.symmetry).collect();
+        let syms: std::collections::HashSet<Symmetry> = v.iter().map(|v| v.symmetry).collect();
         assert_eq!(syms.len(), 8);
     }
 
