@@ -6,7 +6,9 @@
 //!   `300x300` and `1000x1000` solve one generated puzzle, all of one shape (fill and
 //!   compactness), with throughput in cells per second.
 //! - `e2e/…`: what `slink solve` does, minus stdout: parse the text stream from bytes, solve,
-//!   render every answer into a `Vec<u8>`.
+//!   render every answer into a `Vec<u8>`. Besides the batches and the 1000x1000 of
+//!   `solve/…`, `1000x1000-blob` and `1000x1000-maze` are the two extremes of shape (a
+//!   compact blob with large areas of zeros, a maze-like loop with few).
 //! - `cli/…`: the command line itself, in-process (`slink::cli::run`, everything the binary
 //!   does but starting the process): a stream of 2,000 20x20 puzzles with `--jobs 1` and
 //!   `--jobs 2` (reader, solver threads and in-order writer), and the corpus with the
@@ -41,6 +43,10 @@ const BATCH: usize = 100;
 /// puzzle takes from 0.37 to 0.60 us per cell depending on its compactness alone.
 const LARGE_FILL: f64 = 0.5;
 const LARGE_COMPACTNESS: f64 = 0.35;
+/// Growth compactness of the 1000x1000 blob of `e2e/1000x1000-blob`.
+const BLOB_COMPACTNESS: f64 = 0.9;
+/// Growth compactness of the 1000x1000 maze of `e2e/1000x1000-maze`.
+const MAZE_COMPACTNESS: f64 = 0.05;
 
 fn solver() -> Solver {
     Solver::new(RuleBook::new(RuleSet::builtin()))
@@ -183,6 +189,20 @@ fn solve(c: &mut Criterion) {
     let huge = std::slice::from_ref(huge);
     configure(&mut group, Size::Huge);
     bench_e2e(&mut group, "1000x1000", &stream(huge), cells(huge));
+    // The two extremes of shape the speed goals name: a compact blob (large areas of zeros)
+    // and a maze-like loop through the whole grid (few zeros).
+    for (name, compactness) in [("blob", BLOB_COMPACTNESS), ("maze", MAZE_COMPACTNESS)] {
+        let p = timed(&format!("generated one 1000x1000 {name}"), || {
+            generated_shaped(1000, 1000, 1, 1000, LARGE_FILL, compactness)
+        });
+        assert_all_solved(&mut check, &p, &format!("1000x1000 {name}"));
+        bench_e2e(
+            &mut group,
+            &format!("1000x1000-{name}"),
+            &stream(&p),
+            cells(&p),
+        );
+    }
     group.finish();
 }
 
