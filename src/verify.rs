@@ -4,6 +4,8 @@
 //! the edges in the tests) and walks the loop over the edge states, not trusting the
 //! board's running totals.
 
+use std::hint::select_unpredictable;
+
 use crate::board::{Board, CODE_SHIFT, Contradiction, NEXT_LINE, Why, clue_of, lines_of_word};
 
 /// Checks that the board's lines form one single loop satisfying every clue; says what is wrong otherwise.
@@ -44,23 +46,38 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
         return Err(board.contradiction(Why::NoLoop, board.index(0, 0)));
     };
     // Walk the loop from `start` and count its edges (each line has two dots: `lines / 2`).
-    // `NEXT_LINE` gives the way out of a dot from its word and the way in (4: none).
+    // Two walkers leave `start` by its two lines and meet halfway round (a loop on the grid
+    // has even length), so that the two chains of dependent reads overlap. `NEXT_LINE` gives
+    // the way out of a dot from its word and the way in (4: none).
     let stride = board.stride();
-    let steps = [stride.wrapping_neg(), 1, stride, 1usize.wrapping_neg()];
-    let (mut from, mut dot, mut walked) = (4usize, start, 0usize);
-    loop {
-        let k = NEXT_LINE[usize::from(board.dot_word(dot))][from];
-        if k == 4 {
-            return Err(board.contradiction(Why::DotDegree(1), dot));
-        }
-        walked += 1;
-        dot = dot.wrapping_add(steps[k as usize].wrapping_mul(2));
-        from = k as usize ^ 2;
-        if dot == start || walked > lines {
-            break;
-        }
+    // N, E, S, W: one dot on is two lattice steps, a stride's for N and S, forward for E and
+    // S. Worked out, not branched on (the way a loop turns is a coin toss).
+    let step = |dot: usize, k: u8| {
+        let size = select_unpredictable(k & 1 == 1, 2, 2 * stride);
+        select_unpredictable((k + 1) & 2 != 0, dot + size, dot - size)
+    };
+    let out = |dot: usize, from: u8| NEXT_LINE[usize::from(board.dot_word(dot))][usize::from(from)];
+    let first = out(start, 4);
+    let second = out(start, first);
+    if second == 4 {
+        return Err(board.contradiction(Why::DotDegree(1), start));
     }
-    if walked != lines / 2 || dot != start {
+    let (mut a, mut from_a) = (step(start, first), first ^ 2);
+    let (mut b, mut from_b) = (step(start, second), second ^ 2);
+    let mut walked = 2;
+    while a != b && walked <= lines {
+        let (ka, kb) = (out(a, from_a), out(b, from_b));
+        if ka == 4 {
+            return Err(board.contradiction(Why::DotDegree(1), a));
+        }
+        if kb == 4 {
+            return Err(board.contradiction(Why::DotDegree(1), b));
+        }
+        (a, from_a) = (step(a, ka), ka ^ 2);
+        (b, from_b) = (step(b, kb), kb ^ 2);
+        walked += 2;
+    }
+    if walked != lines / 2 || a != b {
         return Err(board.contradiction(Why::SeveralLoops, start));
     }
     Ok(())
