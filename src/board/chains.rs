@@ -12,8 +12,10 @@
 //! that gives a dot a third line is a contradiction and skips the chains both ways.
 //!
 //! This is the union-find of loop closure made undoable at no cost: no history, no path
-//! compression to roll back, O(1) per line both ways. Lengths are not kept; the rare
-//! question "is this loop (or chain) every line there is?" walks it.
+//! compression to roll back, O(1) per line both ways. Lengths are not kept: the question "is
+//! this loop (or chain) every line there is?" is answered by two counts the writes keep, the
+//! chain ends (dots with one line) and the closed loops (none, or one while its closing line
+//! stands), with no walk.
 
 use super::{Board, UNKNOWN};
 
@@ -80,7 +82,10 @@ impl Board {
     #[cold]
     #[inline(never)]
     fn close_loop(&mut self, a: usize, b: usize) -> bool {
-        let whole = self.unsatisfied == 0 && self.walk_chain(a).1 == self.line_count;
+        // The loop is every line there is when no chain is left (this line's dots are counted
+        // with it already: every dot of the loop has two lines) and no other loop was closed.
+        let whole = self.unsatisfied == 0 && self.ends == 0 && self.loops == 0;
+        self.loops += 1;
         if whole && self.tracking.closures {
             // Tell the loop-closure deducer that the answer is complete.
             self.closures.push(((a + b) / 2) as u32);
@@ -95,7 +100,9 @@ impl Board {
         let bare_a = self.dot_lines(a) == 1;
         let bare_b = self.dot_lines(b) == 1;
         if !bare_a && !bare_b && self.chain_end(a) == b {
-            return; // the line had closed a loop: nothing was written
+            // The line had closed a loop: nothing was written but the count of loops.
+            self.loops -= 1;
+            return;
         }
         let ea = if bare_a { a } else { self.chain_end(a) };
         let eb = if bare_b { b } else { self.chain_end(b) };
@@ -180,6 +187,7 @@ impl Board {
                 }
             }
         }
-        unsatisfied == 0 && self.walk_chain(self.edge_dots(edge)[0]).1 == self.line_count
+        // No line off the chain: its two ends are the only ones, and no loop is closed.
+        unsatisfied == 0 && self.ends == 2 && self.loops == 0
     }
 }

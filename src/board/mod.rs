@@ -201,6 +201,23 @@ static DOT_STATUS: [u8; 256] = {
     t
 };
 
+/// Per dot word, for a line just added at the dot: how the number of chain ends changes
+/// (+1: the dot has one line, so it became an end; -1: it has two, so an end became an inner
+/// dot; 0: three or more, a contradiction counted back the same way when it is undone).
+static ENDS_STEP: [i8; 256] = {
+    let mut t = [0i8; 256];
+    let mut w = 0;
+    while w < 256 {
+        t[w] = match COUNTS[w] & 15 {
+            1 => 1,
+            2 => -1,
+            _ => 0,
+        };
+        w += 1;
+    }
+    t
+};
+
 /// Where an edge sits in the words that hold it, by direction (index parity: 0 vertical,
 /// 1 horizontal): the slot it has in its two side cells (the one before it, then the one
 /// after it, in lattice order), in its two dots, and in the four cells whose corner exits
@@ -306,6 +323,10 @@ pub struct Board {
     edges: usize,
     unsatisfied: usize,
     line_count: usize,
+    /// Dots with exactly one line: the ends of the chains of lines.
+    ends: usize,
+    /// Closed loops of lines (at most one on a board without a contradiction).
+    loops: usize,
     /// Edges that joined the two ends of one chain when they were queued (loop closure).
     closures: Vec<u32>,
     /// Edges joining the two ends of the only chain where closing it would have finished the
@@ -336,6 +357,8 @@ impl Board {
             edges: 0,
             unsatisfied: 0,
             line_count: 0,
+            ends: 0,
+            loops: 0,
             closures: Vec::new(),
             deferred: Vec::new(),
             colouring: None,
@@ -418,6 +441,8 @@ impl Board {
         self.edges = edges;
         self.unsatisfied = unsatisfied;
         self.line_count = 0;
+        self.ends = 0;
+        self.loops = 0;
         self.closures.clear();
         self.deferred.clear();
         self.colouring = None;
@@ -906,6 +931,9 @@ impl Board {
                 - now(cell_status[0])
                 - now(cell_status[1]);
             self.line_count += 1;
+            self.ends = self.ends.wrapping_add_signed(isize::from(
+                ENDS_STEP[usize::from(dot_words[0])] + ENDS_STEP[usize::from(dot_words[1])],
+            ));
             if (dot_status[0] | dot_status[1]) & THREE_LINES == 0 && !self.link(dots[0], dots[1]) {
                 return self.first_problem(dots, cells, cell_status, dot_status, EARLY_LOOP);
             }
@@ -970,6 +998,9 @@ impl Board {
                     self.unlink(a, b);
                 }
                 self.line_count -= 1;
+                self.ends = self.ends.wrapping_add_signed(-isize::from(
+                    ENDS_STEP[usize::from(self.codes[a])] + ENDS_STEP[usize::from(self.codes[b])],
+                ));
                 for c in self.edge_cells(i) {
                     if let Some(clue) = clue_of(self.codes[c]) {
                         let lines = self.cell_lines(c);
@@ -1074,6 +1105,13 @@ impl Board {
                 self.unsatisfied
             ));
         }
+        let (ends, loops) = self.count_ends_and_loops();
+        if (ends, loops) != (self.ends, self.loops) {
+            return Err(format!(
+                "{ends} chain ends and {loops} loops counted as {} and {}",
+                self.ends, self.loops
+            ));
+        }
         for r in 0..=self.rows as isize {
             for c in 0..=self.cols as isize {
                 let d = self.index(2 * r, 2 * c);
@@ -1097,6 +1135,50 @@ impl Board {
             colouring.check(self)?;
         }
         Ok(())
+    }
+
+    /// Dots with one line, and closed loops of lines, counted afresh over the grid (for
+    /// [`Board::recount`]): every chain is walked from its ends first, so that the dots with
+    /// two lines left unvisited lie on loops.
+    fn count_ends_and_loops(&self) -> (usize, usize) {
+        let mut visited = vec![false; self.codes.len()];
+        let dots: Vec<usize> = (0..=self.rows as isize)
+            .flat_map(|r| (0..=self.cols as isize).map(move |c| (r, c)))
+            .map(|(r, c)| self.index(2 * r, 2 * c))
+            .collect();
+        let steps = [
+            self.stride.wrapping_neg(),
+            1,
+            self.stride,
+            1usize.wrapping_neg(),
+        ];
+        let walk = |visited: &mut Vec<bool>, start: usize| {
+            let (mut dot, mut from) = (start, 4);
+            while !visited[dot] {
+                visited[dot] = true;
+                let k = chains::NEXT_LINE[usize::from(self.codes[dot])][from];
+                if k == 4 {
+                    break;
+                }
+                dot = dot.wrapping_add(steps[usize::from(k)].wrapping_mul(2));
+                from = usize::from(k ^ 2);
+            }
+        };
+        let mut ends = 0;
+        for &d in &dots {
+            if self.dot_lines(d) == 1 {
+                ends += 1;
+                walk(&mut visited, d);
+            }
+        }
+        let mut loops = 0;
+        for &d in &dots {
+            if self.dot_lines(d) == 2 && !visited[d] {
+                loops += 1;
+                walk(&mut visited, d);
+            }
+        }
+        (ends, loops)
     }
 
     /// The colouring, once switched on.
