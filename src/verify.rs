@@ -110,3 +110,68 @@ fn first_offender(board: &Board) -> Option<Contradiction> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{LINE, Reason, Tracking};
+
+    /// A board of `text` with lines on the edges `lines` names, each as (doubled row, doubled
+    /// column), and crosses on every other edge; contradictions on the way are ignored, so
+    /// that wrong answers can be laid out too.
+    fn laid_out(text: &str, lines: &[(isize, isize)]) -> Board {
+        let puzzle = crate::puzzle::parse_all("t", text.as_bytes())
+            .unwrap()
+            .remove(0);
+        let mut board = Board::new(&puzzle, 4, Tracking::default());
+        let lines: Vec<usize> = lines.iter().map(|&(y, x)| board.index(y, x)).collect();
+        for e in board.grid_edges().collect::<Vec<_>>() {
+            let state = if lines.contains(&e) {
+                LINE
+            } else {
+                crate::board::CROSS
+            };
+            let _ = board.set_edge(e, state, Reason::Given);
+        }
+        board
+    }
+
+    /// The four sides of cell (r, c), on the doubled lattice.
+    fn around(r: isize, c: isize) -> [(isize, isize); 4] {
+        let (y, x) = (2 * r + 1, 2 * c + 1);
+        [(y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)]
+    }
+
+    fn why(board: &Board) -> Option<Why> {
+        check_answer(board).err().map(|c| c.why)
+    }
+
+    #[test]
+    fn one_loop_meeting_every_clue_passes() {
+        // The loop round a 2x3 block: every walker step turns or goes straight somewhere.
+        let mut lines = vec![];
+        for c in 0..3 {
+            lines.extend([(0, 2 * c + 1), (4, 2 * c + 1)]);
+        }
+        lines.extend([(1, 0), (3, 0), (1, 6), (3, 6)]);
+        let board = laid_out("2 3\n2 1 2\n2 1 2\n0 0\n", &lines);
+        assert_eq!(why(&board), None);
+    }
+
+    #[test]
+    fn two_loops_a_path_an_unmet_clue_and_no_lines_are_each_refused() {
+        let two: Vec<_> = around(0, 0).into_iter().chain(around(0, 2)).collect();
+        let board = laid_out("1 3\n. . .\n0 0\n", &two);
+        assert_eq!(why(&board), Some(Why::SeveralLoops));
+
+        let path = &around(0, 0)[..3];
+        let board = laid_out("1 3\n. . .\n0 0\n", path);
+        assert_eq!(why(&board), Some(Why::DotDegree(1)));
+
+        let board = laid_out("1 3\n. . 1\n0 0\n", &around(0, 0));
+        assert_eq!(why(&board), Some(Why::ClueCount { lines: 0, clue: 1 }));
+
+        let board = laid_out("1 1\n.\n0 0\n", &[]);
+        assert_eq!(why(&board), Some(Why::NoLoop));
+    }
+}

@@ -101,6 +101,29 @@ fn a_premature_loop_is_a_contradiction_and_the_whole_answer_is_not() {
         b.set_edge(e, LINE, Reason::Given).unwrap();
     }
     assert_eq!(b.set_edge(h(&b, 1, 0), LINE, Reason::Given), Ok(true));
+
+    // A second loop, closed after a whole one, is premature: no chain is left open then, but
+    // the first loop is.
+    let mut b = board(
+        "1 3
+. . .
+0 0
+",
+        true,
+    );
+    let around = |b: &Board, c: isize| [h(b, 0, c), v(b, 0, c), v(b, 0, c + 1), h(b, 1, c)];
+    for e in around(&b, 0) {
+        b.set_edge(e, LINE, Reason::Given).unwrap();
+    }
+    let [first, second, third, last] = around(&b, 2);
+    for e in [first, second, third] {
+        b.set_edge(e, LINE, Reason::Given).unwrap();
+    }
+    let err = b.set_edge(last, LINE, Reason::Given).unwrap_err();
+    assert!(err.to_string().contains("a loop would close"), "{err}");
+    b.undo_to(b.trail().len() - 1);
+    assert_eq!(b.recount(), Ok(()));
+    assert!(b.set_edge(last, LINE, Reason::Given).is_err());
 }
 
 #[test]
