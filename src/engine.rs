@@ -10,6 +10,7 @@
 use crate::board::{Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Reason, SLOTS};
 use crate::compile::{CellTest, Entry, Matchers, RuleBook, Stages, Switches};
 use crate::{colouring, loops};
+use std::hint::select_unpredictable;
 
 /// Counts of what each variant and deducer did, kept when statistics are asked for.
 #[derive(Clone, Debug, Default)]
@@ -226,23 +227,26 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         // Which cells can match anything is read off each row first (no writes, so no
         // bounds checks per cell): most interior cells of a fresh board cannot.
         let mut todo = std::mem::take(&mut self.todo);
+        todo.resize(cols as usize, 0);
         for r in 0..rows {
-            todo.clear();
             let states = board.cell_row_words(r as usize);
             let first = board.index(2 * r + 1, 1);
+            // Every cell is written to the next free place and kept by counting it only when
+            // it can match: whether it can is a coin toss, so it is not branched on.
+            let mut kept = 0;
             for (c, &state) in states.iter().enumerate() {
                 let kind = (state >> (CODE_SHIFT + 4)) as usize;
-                let starts = if state & SLOTS == 0 {
-                    m.starts_bare[kind]
-                } else {
-                    m.starts_touched[kind]
-                };
-                if m.side_set[kind][(state & 0xFF) as usize] != 0 || starts {
-                    todo.push((first + 2 * c) as u32);
-                }
+                let starts = select_unpredictable(
+                    state & SLOTS == 0,
+                    m.starts_bare[kind],
+                    m.starts_touched[kind],
+                );
+                let table = m.side_set[kind][(state & 0xFF) as usize] != 0;
+                todo[kept] = (first + 2 * c) as u32;
+                kept += usize::from(table | starts);
             }
             let border_row = r == 0 || r == rows - 1;
-            for &cell in &todo {
+            for &cell in &todo[..kept] {
                 let cell = cell as usize;
                 let code = board.at(cell);
                 if code < CLUE0 {
