@@ -275,14 +275,12 @@ fn counts(word: u32) -> (u8, u8) {
     (c & 15, c >> 4)
 }
 
-/// What [`Board::write_slots`] wrote: an edge's two dots and two side cells (lattice
-/// indices, in lattice order) and their words after the write (the cells' state words, code
-/// on top: see [`Board::cell_state`]).
+/// Where [`Board::write_slots`] wrote: an edge's two dots and two side cells (lattice
+/// indices, in lattice order).
+#[derive(Clone, Copy)]
 struct Written {
     dots: [usize; 2],
     cells: [usize; 2],
-    sides: [u32; 2],
-    dot_words: [u8; 2],
 }
 
 /// A puzzle being solved.
@@ -800,9 +798,10 @@ impl Board {
         // LINE = 2 -> slot bits 01 everywhere; CROSS = 4 -> 10.
         let bits = 0x5555_5555 * u32::from(state >> 1);
         let written = self.write_slots(i, bits, horizontal);
-        let problem = self.check(state, &written);
+        let cells = written.cells;
+        let problem = self.check(state, written);
         let clash = match self.colouring.as_deref_mut() {
-            Some(colouring) => !colouring.relate(written.cells, state == LINE, self.decided),
+            Some(colouring) => !colouring.relate(cells, state == LINE, self.decided),
             None => false,
         };
         if problem != 0 {
@@ -849,7 +848,6 @@ impl Board {
         let dot = |k: u8, w: &mut u8| {
             let mask = 3u8 << (2 * k);
             *w = (*w & !mask) | (bits as u8 & mask);
-            *w
         };
         if horizontal {
             // The cell above and the one below, each with its two neighbours along the edge
@@ -865,14 +863,12 @@ impl Board {
             }
             slot(g.sides[0], &mut self.words[a]);
             slot(g.sides[1], &mut self.words[b]);
-            let sides = [self.words[a], self.words[b]];
             let d = &mut self.codes[i - 1..=i + 1];
-            let dot_words = [dot(g.dots[0], &mut d[0]), dot(g.dots[1], &mut d[2])];
+            dot(g.dots[0], &mut d[0]);
+            dot(g.dots[1], &mut d[2]);
             Written {
                 dots: [i - 1, i + 1],
                 cells: [i - s, i + s],
-                sides,
-                dot_words,
             }
         } else {
             // The cells left and right, and the pairs above and below them holding it as a
@@ -889,16 +885,11 @@ impl Board {
             let mid = &mut self.words[c..=c + 1];
             slot(g.sides[0], &mut mid[0]);
             slot(g.sides[1], &mut mid[1]);
-            let sides = [mid[0], mid[1]];
-            let dot_words = [
-                dot(g.dots[0], &mut self.codes[i - s]),
-                dot(g.dots[1], &mut self.codes[i + s]),
-            ];
+            dot(g.dots[0], &mut self.codes[i - s]);
+            dot(g.dots[1], &mut self.codes[i + s]);
             Written {
                 dots: [i - s, i + s],
                 cells: [i - 1, i + 1],
-                sides,
-                dot_words,
             }
         }
     }
@@ -907,13 +898,13 @@ impl Board {
     /// chains, and names the first problem at the dots and cells `write_slots` wrote as a
     /// [`Problem`] (0: none).
     #[inline(always)]
-    fn check(&mut self, state: u8, written: &Written) -> Problem {
-        let Written {
-            dots,
-            cells,
-            sides,
-            dot_words,
-        } = *written;
+    fn check(&mut self, state: u8, written: Written) -> Problem {
+        let Written { dots, cells } = written;
+        // The words are read back from where the write just put them (whole, so that the
+        // store's value is forwarded), not carried over from it: carried in a struct, they
+        // went through the stack as halves and came back as one wider load, which stalls.
+        let sides = cells.map(|c| self.words[c >> 1]);
+        let dot_words = dots.map(|d| self.codes[d]);
         let line = state == LINE;
         let cell_status = [0, 1].map(|k| {
             CELL_STATUS[(sides[k] >> (CODE_SHIFT + 4)) as usize][(sides[k] & 0xFF) as usize]
