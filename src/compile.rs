@@ -21,6 +21,7 @@ use crate::rules::expand::{Variant, expand_all};
 use crate::rules::{Deducer, Fact, Glyph, RuleSet};
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// A rule set ready to run: its rules, their variants, and the margin a board needs.
 #[derive(Clone, Debug)]
@@ -342,8 +343,10 @@ pub type CellRules = Vec<CellTest>;
 pub struct Table {
     /// Per state: what to set, 2 bits per edge; only edges not already in that state.
     pub set: [u8; 256],
-    /// Per state and edge: the variant that concludes it.
-    pub variants: Vec<[u32; 4]>,
+    /// Per state and edge: the variant that concludes it. Shared, not copied, by the
+    /// matchers laid out for other strides (it does not depend on the stride, and a copy
+    /// per stride is fresh memory to fault in for each puzzle size of a stream).
+    pub variants: Arc<[[u32; 4]; 256]>,
     /// Whether any variant is folded in.
     pub used: bool,
 }
@@ -352,7 +355,7 @@ impl Default for Table {
     fn default() -> Table {
         Table {
             set: [0; 256],
-            variants: vec![[0; 4]; 256],
+            variants: Arc::new([[0; 4]; 256]),
             used: false,
         }
     }
@@ -376,6 +379,7 @@ impl Table {
             .iter()
             .filter_map(|f| slot(f.at).map(|k| (k, bit(k, f.glyph))))
             .collect();
+        let variants = Arc::make_mut(&mut self.variants);
         for state in 0..256u32 {
             if state & need != need {
                 continue;
@@ -384,7 +388,7 @@ impl Table {
                 let s = &mut self.set[state as usize];
                 if state & b == 0 && (u32::from(*s) >> (2 * k)) & 3 == 0 {
                     *s |= b as u8;
-                    self.variants[state as usize][k] = vi as u32;
+                    variants[state as usize][k] = vi as u32;
                 }
             }
         }
