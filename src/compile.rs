@@ -427,8 +427,9 @@ pub struct Matchers {
     pub sides: [Table; 4],
     /// The `set` bytes of `sides` indexed by the cell's code / 16 (0: blank or off-grid,
     /// nothing to set; `1 << n`: clue `n`; every row a cell code cannot have is zeros), so
-    /// that a woken cell costs one lookup.
-    pub side_set: [[u8; 256]; 16],
+    /// that a woken cell costs one lookup. Shared by the layouts for other strides, like the
+    /// tables' variants.
+    pub side_set: Arc<[[u8; 256]; 16]>,
     /// By cell code / 16: whether a clue cell with nothing decided around it can match a
     /// cell test or a static entry (a static cell test or entry exists for its clue).
     pub starts_bare: [bool; 16],
@@ -579,7 +580,7 @@ impl Matchers {
             cell_watch_tests: Vec::new(),
             dots: Table::default(),
             sides: Default::default(),
-            side_set: [[0; 256]; 16],
+            side_set: Arc::new([[0; 256]; 16]),
             starts_bare: [false; 16],
             starts_touched: [false; 16],
             has_cell_lists: false,
@@ -739,7 +740,7 @@ impl Matchers {
         m.statics = statics.map(|l| push_all(&mut m, l));
         m.build_dot_table(variants, &dot_variants);
         for (n, table) in m.sides.iter().enumerate() {
-            m.side_set[1 << n] = table.set;
+            Arc::make_mut(&mut m.side_set)[1 << n] = table.set;
             let statics = m.statics[n].start != m.statics[n].end;
             m.starts_bare[1 << n] = statics || !m.static_cells[n].is_empty();
             m.starts_touched[1 << n] = statics || !m.cells[n].is_empty();
