@@ -63,6 +63,15 @@ impl Tally {
     }
 }
 
+/// The buffers an engine works in, handed from one engine to the next (see
+/// [`Engine::with_workspace`]) so that a stream of puzzles grows them once, not per puzzle.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    queue: Vec<u32>,
+    scratch: Vec<u32>,
+    todo: Vec<u32>,
+}
+
 /// Runs a rule book's matchers over boards; `COUNT` says whether it keeps a [`Tally`]
 /// (a compile-time switch, so that plain solving pays nothing for statistics).
 pub struct Engine<'a, const COUNT: bool = false> {
@@ -119,6 +128,23 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     pub fn with_switches(mut self, switches: Switches) -> Self {
         self.switches = self.book.switches().and(switches);
         self
+    }
+
+    /// The same engine working in the buffers of an earlier one.
+    pub fn with_workspace(mut self, work: Workspace) -> Self {
+        self.queue = work.queue;
+        self.scratch = work.scratch;
+        self.todo = work.todo;
+        self
+    }
+
+    /// Hands over the engine's buffers for the next engine (it keeps empty ones).
+    pub fn take_workspace(&mut self) -> Workspace {
+        Workspace {
+            queue: std::mem::take(&mut self.queue),
+            scratch: std::mem::take(&mut self.scratch),
+            todo: std::mem::take(&mut self.todo),
+        }
     }
 
     /// The deducers on.

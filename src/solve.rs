@@ -3,7 +3,7 @@
 use crate::board::{Board, Contradiction, Tracking};
 use crate::budget::{Budget, Halt, Limit};
 use crate::compile::{RuleBook, Stages, Switches};
-use crate::engine::{Engine, Tally};
+use crate::engine::{Engine, Tally, Workspace};
 use crate::probing::Prober;
 use crate::puzzle::Puzzle;
 use crate::search::{Found, SearchCounts, exhausted, search};
@@ -99,6 +99,8 @@ pub struct Solver {
     prober: Prober,
     /// A board handed back by [`Solver::recycle`], reused for the next puzzle.
     spare: Option<Board>,
+    /// The engine's buffers, kept from one puzzle to the next.
+    workspace: Workspace,
 }
 
 impl Solver {
@@ -116,6 +118,7 @@ impl Solver {
             options,
             prober: Prober::new(),
             spare: None,
+            workspace: Workspace::default(),
         }
     }
 
@@ -183,24 +186,28 @@ impl Solver {
                 Some(t) => t.relocate(stride),
                 None => template.insert(book.stages(stride, single_loop)).clone(),
             });
-        let engine = Engine::new(book, stages).with_switches(switches);
+        let engine = Engine::new(book, stages)
+            .with_switches(switches)
+            .with_workspace(std::mem::take(&mut self.workspace));
         let prober = &mut self.prober;
         prober.probes = 0;
         prober.decided = 0;
-        match tally {
+        let (attempt, workspace) = match tally {
             Some(t) => finish(engine.with_tally(t), board, prober, &self.options),
             None => finish(engine, board, prober, &self.options),
-        }
+        };
+        self.workspace = workspace;
+        attempt
     }
 }
 
-/// Deduces, probes and searches as the engine's switches say.
+/// Deduces, probes and searches as the engine's switches say; hands back the engine's buffers.
 fn finish<const C: bool>(
     mut engine: Engine<'_, C>,
     mut board: Board,
     prober: &mut Prober,
     options: &SolveOptions,
-) -> Attempt {
+) -> (Attempt, Workspace) {
     let switches = engine.switches();
     let mut budget = Budget::new(options.max_nodes, options.timeout);
     let mut report = Report::default();
@@ -259,9 +266,10 @@ fn finish<const C: bool>(
     report.colouring_decided = deduced.colouring;
     report.probes = prober.probes;
     report.probing_decided = prober.decided;
-    Attempt {
+    let attempt = Attempt {
         board,
         outcome,
         report,
-    }
+    };
+    (attempt, engine.take_workspace())
 }
