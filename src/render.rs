@@ -126,27 +126,77 @@ pub fn render_answer(out: &mut Vec<u8>, number: usize, view: &impl View) {
 pub fn render_board(out: &mut Vec<u8>, number: usize, board: &Board) {
     let (rows, cols) = (board.rows(), board.cols());
     out.reserve(answer_len(number, rows, cols));
+    render_head(out, number, cols);
+    render_lattice_rows(out, board, 0..2 * rows + 1);
+    render_foot(out, cols);
+}
+
+/// Lattice rows [`write_board`] renders at a time: about 64 KiB of output.
+fn rows_per_block(cols: usize) -> usize {
+    (64 * 1024 / (4 * cols + 6)).max(1)
+}
+
+/// Writes what [`render_board`] appends, a block of rows at a time through `scratch`, so that
+/// a large answer never stands whole in memory (a 1000x1000 one is 8 MB of fresh pages).
+pub fn write_board(
+    out: &mut dyn std::io::Write,
+    scratch: &mut Vec<u8>,
+    number: usize,
+    board: &Board,
+) -> std::io::Result<()> {
+    let (rows, cols) = (board.rows(), board.cols());
+    let lattice_rows = 2 * rows + 1;
+    let block = rows_per_block(cols);
+    scratch.clear();
+    render_head(scratch, number, cols);
+    let mut y = 0;
+    while y < lattice_rows {
+        let next = (y + block).min(lattice_rows);
+        render_lattice_rows(scratch, board, y..next);
+        if next == lattice_rows {
+            render_foot(scratch, cols);
+        }
+        out.write_all(scratch)?;
+        scratch.clear();
+        y = next;
+    }
+    Ok(())
+}
+
+/// The number line and the two frame lines above the grid.
+fn render_head(out: &mut Vec<u8>, number: usize, cols: usize) {
     push_decimal(out, number);
     out.push(b'\n');
     let width = 4 * cols + 5;
+    out.extend(std::iter::repeat_n(b'#', width));
+    out.push(b'\n');
+    frame_line(out, width);
+}
+
+/// The two frame lines below the grid.
+fn render_foot(out: &mut Vec<u8>, cols: usize) {
+    let width = 4 * cols + 5;
+    frame_line(out, width);
+    out.extend(std::iter::repeat_n(b'#', width));
+    out.push(b'\n');
+}
+
+/// A frame line with nothing inside: `#`, spaces, `#`.
+fn frame_line(out: &mut Vec<u8>, width: usize) {
+    out.push(b'#');
+    out.extend(std::iter::repeat_n(b' ', width - 2));
+    out.extend_from_slice(b"#\n");
+}
+
+/// Appends the picture lines of lattice rows `ys` (dot rows even, cell rows odd), framed.
+fn render_lattice_rows(out: &mut Vec<u8>, board: &Board, ys: std::ops::Range<usize>) {
+    let cols = board.cols();
+    let width = 4 * cols + 5;
     let stride = width + 1;
     let base = out.len();
-    out.resize(base + (2 * rows + 5) * stride, b' ');
-    let pic = &mut out[base..];
-    let (head, rest) = pic.split_at_mut(2 * stride);
-    head[..width].fill(b'#');
-    head[width] = b'\n';
-    head[stride] = b'#';
-    head[stride + width - 1] = b'#';
-    head[stride + width] = b'\n';
-    let (grid, tail) = rest.split_at_mut((2 * rows + 1) * stride);
-    // The bottom: a line framed like the top's second, then the full '#' line.
-    tail[0] = b'#';
-    tail[width - 1] = b'#';
-    tail[width] = b'\n';
-    tail[stride..stride + width].fill(b'#');
-    tail[stride + width] = b'\n';
-    for (y, line) in grid.chunks_exact_mut(stride).enumerate() {
+    out.resize(base + ys.len() * stride, b' ');
+    let grid = &mut out[base..];
+    for (y, line) in ys.zip(grid.chunks_exact_mut(stride)) {
         line[0] = b'#';
         line[width - 1] = b'#';
         line[width] = b'\n';
@@ -351,7 +401,18 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        for (rows, cols) in [(1, 1), (1, 7), (6, 1), (2, 3), (5, 5), (10, 18), (13, 4)] {
+        // The last shape is wide enough that `write_board` writes it in several blocks.
+        let shapes = [
+            (1, 1),
+            (1, 7),
+            (6, 1),
+            (2, 3),
+            (5, 5),
+            (10, 18),
+            (13, 4),
+            (9, 2500),
+        ];
+        for (rows, cols) in shapes {
             for _ in 0..8 {
                 let mut text = format!("{rows} {cols}\n");
                 for _ in 0..rows {
@@ -378,6 +439,10 @@ mod tests {
                 let (mut fast, mut generic) = (Vec::new(), Vec::new());
                 render_board(&mut fast, number, &board);
                 render_answer(&mut generic, number, &board);
+                let (mut written, mut scratch) = (Vec::new(), Vec::new());
+                write_board(&mut written, &mut scratch, number, &board).unwrap();
+                assert!(rows_per_block(cols) < 2 * rows + 1 || cols < 100);
+                assert_eq!(written, fast, "{text}");
                 assert_eq!(
                     String::from_utf8(fast).unwrap(),
                     String::from_utf8(generic).unwrap(),

@@ -12,7 +12,7 @@ use crate::engine::Tally;
 use crate::format::json::{Grade, Record};
 use crate::format::{svg, unicode, url};
 use crate::puzzle::Puzzle;
-use crate::render::render_board;
+use crate::render::{render_board, write_board};
 use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
 use crate::stats::Stats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -248,15 +248,22 @@ impl Writer {
                     stats.record(number, &attempt, time, &tally);
                 }
                 self.buffer.clear();
-                let notes = self.formatter.render(
-                    &mut self.buffer,
-                    number,
-                    &source,
-                    &puzzle,
-                    &attempt,
-                    time,
-                );
-                out.write_all(&self.buffer)?;
+                let notes = if self.formatter.streams(&attempt) {
+                    // Written a block of rows at a time, straight to the output.
+                    write_board(out, &mut self.buffer, number, &attempt.board)?;
+                    self.formatter.notes(&attempt)
+                } else {
+                    let notes = self.formatter.render(
+                        &mut self.buffer,
+                        number,
+                        &source,
+                        &puzzle,
+                        &attempt,
+                        time,
+                    );
+                    out.write_all(&self.buffer)?;
+                    notes
+                };
                 self.note(err, number, &source, notes);
                 Ok(Some(attempt.board))
             }
@@ -310,7 +317,7 @@ impl Formatter {
             outcome,
             report,
         } = attempt;
-        let message = self.message(outcome, board);
+        let notes = self.notes(attempt);
         match self.format {
             FormatArg::Ascii if outcome.has_answer() => {
                 render_board(buffer, number, board);
@@ -334,7 +341,7 @@ impl Formatter {
                     outcome,
                     report,
                     time.as_secs_f64() * 1e3,
-                    message.clone(),
+                    notes.message.clone(),
                 );
                 buffer.extend_from_slice(record.line().as_bytes());
             }
@@ -344,9 +351,21 @@ impl Formatter {
             }
             _ => {}
         }
+        notes
+    }
+
+    /// Whether an attempt's output is the ASCII picture, which [`write_board`] can write a
+    /// block at a time instead of [`Formatter::render`] building it whole.
+    fn streams(&self, attempt: &Attempt) -> bool {
+        matches!(self.format, FormatArg::Ascii) && attempt.outcome.has_answer()
+    }
+
+    /// What [`Formatter::render`] would say about an attempt, without rendering it.
+    fn notes(&self, attempt: &Attempt) -> Notes {
+        let board = &attempt.board;
         Notes {
-            message,
-            grade: self.grade.then(|| Grade::of(report).summary()),
+            message: self.message(&attempt.outcome, board),
+            grade: self.grade.then(|| Grade::of(&attempt.report).summary()),
             size: format!("{}x{}", board.rows(), board.cols()),
         }
     }
