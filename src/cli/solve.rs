@@ -193,8 +193,8 @@ pub(super) struct Notes {
     message: Option<String>,
     /// Its grade line, with `--grade`.
     grade: Option<String>,
-    /// Its size, `ROWSxCOLS`.
-    size: String,
+    /// Its size, rows then columns (written `ROWSxCOLS` only when something is said).
+    size: (usize, usize),
 }
 
 /// Writes results in the chosen format and keeps the counts that make the exit status.
@@ -283,18 +283,18 @@ impl Writer {
 
     /// Says on standard error what there is to say about a written puzzle, and counts it.
     fn note(&mut self, err: &mut dyn Write, number: usize, source: &str, notes: Notes) {
-        let size = notes.size;
+        let (rows, cols) = notes.size;
         if let Some(what) = notes.message {
             self.unsolved += 1;
             self.progress.say(
                 err,
-                &format!("slink: puzzle {number} ({source}, {size}): {what}"),
+                &format!("slink: puzzle {number} ({source}, {rows}x{cols}): {what}"),
             );
         }
         if let Some(grade) = notes.grade {
             self.progress.say(
                 err,
-                &format!("slink: puzzle {number} ({source}, {size}): grade: {grade}"),
+                &format!("slink: puzzle {number} ({source}, {rows}x{cols}): grade: {grade}"),
             );
         }
         self.progress.tick();
@@ -366,7 +366,7 @@ impl Formatter {
         Notes {
             message: self.message(&attempt.outcome, board),
             grade: self.grade.then(|| Grade::of(&attempt.report).summary()),
-            size: format!("{}x{}", board.rows(), board.cols()),
+            size: (board.rows(), board.cols()),
         }
     }
 
