@@ -275,14 +275,6 @@ fn counts(word: u32) -> (u8, u8) {
     (c & 15, c >> 4)
 }
 
-/// Where [`Board::write_slots`] wrote: an edge's two dots and two side cells (lattice
-/// indices, in lattice order).
-#[derive(Clone, Copy)]
-struct Written {
-    dots: [usize; 2],
-    cells: [usize; 2],
-}
-
 /// A puzzle being solved.
 ///
 /// Memory: one byte per lattice point (`codes`: an edge's state, a cell's clue code, a dot's
@@ -797,9 +789,18 @@ impl Board {
         }
         // LINE = 2 -> slot bits 01 everywhere; CROSS = 4 -> 10.
         let bits = 0x5555_5555 * u32::from(state >> 1);
-        let written = self.write_slots(i, bits, horizontal);
-        let cells = written.cells;
-        let problem = self.check(state, written);
+        self.write_slots(i, bits, horizontal);
+        // The edge's dots and side cells, one step along it and one across (constant steps
+        // where the direction is), handed on as plain numbers: carried in a struct, they went
+        // through the stack as halves and came back as one wider load, which stalls.
+        let (along, across) = if horizontal {
+            (1, self.stride)
+        } else {
+            (self.stride, 1)
+        };
+        let dots = [i - along, i + along];
+        let cells = [i - across, i + across];
+        let problem = self.check(state, dots[0], dots[1], cells[0], cells[1]);
         let clash = match self.colouring.as_deref_mut() {
             Some(colouring) => !colouring.relate(cells, state == LINE, self.decided),
             None => false,
@@ -831,14 +832,13 @@ impl Board {
     }
 
     /// Sets (`bits` all `01` or all `10`) or, with `bits == 0`, clears the edge's 2-bit slot
-    /// in the words of the six cells and two dots that hold it. Returns its dots and its two
-    /// side cells with their words after the change.
+    /// in the words of the six cells and two dots that hold it.
     ///
     /// The six cells lie in runs of neighbouring words (`words` is indexed by lattice index /
     /// 2), so each run is one bounds check. `horizontal` is a constant where the caller knows
     /// the direction, and the other branch goes.
     #[inline(always)]
-    fn write_slots(&mut self, i: usize, bits: u32, horizontal: bool) -> Written {
+    fn write_slots(&mut self, i: usize, bits: u32, horizontal: bool) {
         let s = self.stride;
         let g = &EDGE_GEOMETRY[usize::from(horizontal)];
         let slot = |k: u8, w: &mut u32| {
@@ -866,10 +866,6 @@ impl Board {
             let d = &mut self.codes[i - 1..=i + 1];
             dot(g.dots[0], &mut d[0]);
             dot(g.dots[1], &mut d[2]);
-            Written {
-                dots: [i - 1, i + 1],
-                cells: [i - s, i + s],
-            }
         } else {
             // The cells left and right, and the pairs above and below them holding it as a
             // corner exit: three runs of two words.
@@ -887,22 +883,24 @@ impl Board {
             slot(g.sides[1], &mut mid[1]);
             dot(g.dots[0], &mut self.codes[i - s]);
             dot(g.dots[1], &mut self.codes[i + s]);
-            Written {
-                dots: [i - s, i + s],
-                cells: [i - 1, i + 1],
-            }
         }
     }
 
     /// After an edge became `state`: keeps the line count, the satisfied clues and the
-    /// chains, and names the first problem at the dots and cells `write_slots` wrote as a
-    /// [`Problem`] (0: none).
+    /// chains, and names the first problem at the edge's dots and side cells (in lattice
+    /// order) as a [`Problem`] (0: none).
     #[inline(always)]
-    fn check(&mut self, state: u8, written: Written) -> Problem {
-        let Written { dots, cells } = written;
+    fn check(
+        &mut self,
+        state: u8,
+        dot0: usize,
+        dot1: usize,
+        cell0: usize,
+        cell1: usize,
+    ) -> Problem {
+        let (dots, cells) = ([dot0, dot1], [cell0, cell1]);
         // The words are read back from where the write just put them (whole, so that the
-        // store's value is forwarded), not carried over from it: carried in a struct, they
-        // went through the stack as halves and came back as one wider load, which stalls.
+        // store's value is forwarded), not carried over from it.
         let sides = cells.map(|c| self.words[c >> 1]);
         let dot_words = dots.map(|d| self.codes[d]);
         let line = state == LINE;
