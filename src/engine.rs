@@ -186,7 +186,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 self.init(board, false)?;
                 for i in 0..decided {
                     let q = board.trail()[i] as usize;
-                    self.wake(board, q, board.at(q))?;
+                    self.wake(board, q)?;
                 }
             } else {
                 // A new level comes on: scan every cell and dot once (in memory order, which
@@ -329,7 +329,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             seen = len;
             while let Some(q) = self.queue.pop() {
                 let q = q as usize;
-                self.wake(board, q, board.at(q))?;
+                self.wake(board, q)?;
                 let len = board.trail().len();
                 if len > seen {
                     self.queue.extend(board.trail()[seen..len].iter().rev());
@@ -510,15 +510,16 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         Ok(decided)
     }
 
-    /// Wakes everything that reads the edge at `q`, which just became `state`: its two dots,
-    /// the cells holding it in their slots, and the general matchers watching it.
+    /// Wakes everything that reads the edge at `q`, which was just decided: its two dots, the
+    /// cells holding it in their slots, and the general matchers watching it. Its state is
+    /// read only where the watchers are indexed by it (a decided edge keeps its state).
     ///
     /// The direction is read off the index's parity without a branch (a branch on it is
     /// mispredicted about a third of the time). The two dots share no edge but `q`, nor do
     /// the two cells, so either pair's table entries are looked up before either is applied,
     /// and one test skips the pair when neither has anything to set (the common case).
     #[inline(always)]
-    fn wake(&mut self, board: &mut Board, q: usize, state: u8) -> Result<(), Contradiction> {
+    fn wake(&mut self, board: &mut Board, q: usize) -> Result<(), Contradiction> {
         let m = self.matchers;
         let s = board.stride();
         let horizontal = q & 1;
@@ -553,10 +554,10 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             }
         }
         if m.has_cell_lists {
-            self.wake_lists(board, q, state)?;
+            self.wake_lists(board, q, board.at(q))?;
         }
         if !m.entries.is_empty() {
-            self.wake_general(board, q, state)?;
+            self.wake_general(board, q, board.at(q))?;
         }
         Ok(())
     }
