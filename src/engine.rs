@@ -67,8 +67,11 @@ impl Tally {
 /// [`Engine::with_workspace`]) so that a stream of puzzles grows them once, not per puzzle.
 #[derive(Debug, Default)]
 pub struct Workspace {
+    /// Trail entries still to wake, newest on top.
     queue: Vec<u32>,
+    /// Work space of the global deducers.
     scratch: Vec<u32>,
+    /// Work space of [`Engine::init`]: the cells of a row that can match.
     todo: Vec<u32>,
 }
 
@@ -81,12 +84,7 @@ pub struct Engine<'a, const COUNT: bool = false> {
     matchers: &'a Matchers,
     switches: Switches,
     tally: Option<&'a mut Tally>,
-    /// Trail entries still to wake, newest on top.
-    queue: Vec<u32>,
-    /// Work space of the global deducers.
-    scratch: Vec<u32>,
-    /// Work space of [`Engine::init`]: the cells of a row that can match.
-    todo: Vec<u32>,
+    work: Workspace,
     deduced: Deduced,
 }
 
@@ -100,9 +98,7 @@ impl<'a> Engine<'a, false> {
             matchers: &stages.stages[0].all,
             switches: book.switches(),
             tally: None,
-            queue: Vec::new(),
-            scratch: Vec::new(),
-            todo: Vec::new(),
+            work: Workspace::default(),
             deduced: Deduced::default(),
         }
     }
@@ -115,9 +111,7 @@ impl<'a> Engine<'a, false> {
             matchers: self.matchers,
             switches: self.switches,
             tally: Some(tally),
-            queue: self.queue,
-            scratch: self.scratch,
-            todo: self.todo,
+            work: self.work,
             deduced: self.deduced,
         }
     }
@@ -132,19 +126,13 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
 
     /// The same engine working in the buffers of an earlier one.
     pub fn with_workspace(mut self, work: Workspace) -> Self {
-        self.queue = work.queue;
-        self.scratch = work.scratch;
-        self.todo = work.todo;
+        self.work = work;
         self
     }
 
     /// Hands over the engine's buffers for the next engine (it keeps empty ones).
     pub fn take_workspace(&mut self) -> Workspace {
-        Workspace {
-            queue: std::mem::take(&mut self.queue),
-            scratch: std::mem::take(&mut self.scratch),
-            todo: std::mem::take(&mut self.todo),
-        }
+        std::mem::take(&mut self.work)
     }
 
     /// The deducers on.
@@ -252,7 +240,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         }
         // Which cells can match anything is read off each row first (no writes, so no
         // bounds checks per cell): most interior cells of a fresh board cannot.
-        let mut todo = std::mem::take(&mut self.todo);
+        let mut todo = std::mem::take(&mut self.work.todo);
         todo.resize(cols as usize, 0);
         for r in 0..rows {
             let states = board.cell_row_words(r as usize);
@@ -301,7 +289,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 }
             }
         }
-        self.todo = todo;
+        self.work.todo = todo;
         // The border: each off-grid edge at a grid dot acts as a cross that was just decided.
         if !m.entries.is_empty() {
             for c in 0..=cols {
@@ -321,30 +309,34 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     fn propagate_here(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
         // Newest first: a decided edge's consequences are worked out while its neighbourhood
         // is still in cache, instead of sweeping the whole board breadth-first.
-        self.queue.clear();
+        self.work.queue.clear();
         let mut seen = head;
         loop {
             let len = board.trail().len();
-            self.queue.extend(board.trail()[seen..len].iter().rev());
+            self.work
+                .queue
+                .extend(board.trail()[seen..len].iter().rev());
             seen = len;
-            while let Some(q) = self.queue.pop() {
+            while let Some(q) = self.work.queue.pop() {
                 let q = q as usize;
                 self.wake(board, q)?;
                 let len = board.trail().len();
                 if len > seen {
-                    self.queue.extend(board.trail()[seen..len].iter().rev());
+                    self.work
+                        .queue
+                        .extend(board.trail()[seen..len].iter().rev());
                     seen = len;
                 }
             }
             if self.switches.loop_closure {
-                let decided = loops::deduce(board, &mut self.scratch)?;
+                let decided = loops::deduce(board, &mut self.work.scratch)?;
                 self.deduced.closure += decided;
                 if decided > 0 {
                     continue;
                 }
             }
             if board.colouring().is_some() {
-                self.deduced.colouring += colouring::deduce(board, &mut self.scratch)?;
+                self.deduced.colouring += colouring::deduce(board, &mut self.work.scratch)?;
                 if board.trail().len() > seen {
                     continue;
                 }
@@ -356,17 +348,10 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Re-evaluates the dot-local variants at a dot through the dot table.
     #[inline(always)]
     fn eval_dot(&mut self, board: &mut Board, dot: usize) -> Result<(), Contradiction> {
-        let m = self.matchers;
-        let state = board.dot_word(dot);
-        let set = m.dots.set[state as usize];
+        let word = board.dot_word(dot);
+        let set = self.matchers.dots.set[word as usize];
         if set != 0 {
-            self.apply_table::<true>(
-                board,
-                dot,
-                set,
-                &m.dots.variants[state as usize],
-                &m.dot_offsets,
-            )?;
+            self.apply_dot_table(board, dot, word, set)?;
         }
         Ok(())
     }
@@ -532,13 +517,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         if sets[0] | sets[1] != 0 {
             for k in 0..2 {
                 if sets[k] != 0 {
-                    self.apply_table::<true>(
-                        board,
-                        dots[k],
-                        sets[k],
-                        &m.dots.variants[words[k] as usize],
-                        &m.dot_offsets,
-                    )?;
+                    self.apply_dot_table(board, dots[k], words[k], sets[k])?;
                 }
             }
         }
@@ -573,6 +552,20 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             self.apply_side_table(board, cell, state, set)?;
         }
         Ok(())
+    }
+
+    /// Applies the dot-table entry `set` of a dot whose word is `word`.
+    #[inline(always)]
+    fn apply_dot_table(
+        &mut self,
+        board: &mut Board,
+        dot: usize,
+        word: u8,
+        set: u8,
+    ) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let variants = &m.dots.variants[word as usize];
+        self.apply_table::<true>(board, dot, set, variants, &m.dot_offsets)
     }
 
     /// Applies the side-table entry `set` of a cell whose state word is `state`.
