@@ -113,9 +113,10 @@ impl Board {
     }
 
     /// Walks a chain from `end` (a dot with one line, or any dot of a closed loop) to its
-    /// other end (back to `end` for a loop); returns that end and the chain's length. Each
-    /// step reads the dot's word once: [`NEXT_LINE`] gives the way out.
-    pub(super) fn walk_chain(&self, end: usize) -> (usize, usize) {
+    /// other end (back to `end` for a loop), showing `visit` every dot it leaves; returns that
+    /// end. Each step reads the dot's word once: [`NEXT_LINE`] gives the way out. (Only
+    /// [`Board::recount`] walks chains: the writes keep what solving needs to know.)
+    pub(super) fn walk_chain(&self, end: usize, mut visit: impl FnMut(usize)) -> usize {
         let steps = [
             self.stride.wrapping_neg(),
             1,
@@ -128,6 +129,7 @@ impl Board {
             if k == 4 {
                 break;
             }
+            visit(dot);
             walked += 1;
             dot = dot.wrapping_add(steps[usize::from(k)].wrapping_mul(2));
             from = usize::from(k ^ 2);
@@ -135,7 +137,7 @@ impl Board {
                 break;
             }
         }
-        (dot, walked)
+        dot
     }
 
     /// Whether loop-closure candidates are queued or deferred.

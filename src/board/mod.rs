@@ -1108,7 +1108,7 @@ impl Board {
                     return Err(format!("{} has a stale word", self.describe(d)));
                 }
                 if self.dot_lines(d) == 1 {
-                    let (end, _) = self.walk_chain(d);
+                    let end = self.walk_chain(d, |_| {});
                     if end != self.chain_end(d) {
                         return Err(format!(
                             "the chain from {} ends at {}, recorded as {}",
@@ -1135,36 +1135,18 @@ impl Board {
             .flat_map(|r| (0..=self.cols as isize).map(move |c| (r, c)))
             .map(|(r, c)| self.index(2 * r, 2 * c))
             .collect();
-        let steps = [
-            self.stride.wrapping_neg(),
-            1,
-            self.stride,
-            1usize.wrapping_neg(),
-        ];
-        let walk = |visited: &mut Vec<bool>, start: usize| {
-            let (mut dot, mut from) = (start, 4);
-            while !visited[dot] {
-                visited[dot] = true;
-                let k = chains::NEXT_LINE[usize::from(self.codes[dot])][from];
-                if k == 4 {
-                    break;
-                }
-                dot = dot.wrapping_add(steps[usize::from(k)].wrapping_mul(2));
-                from = usize::from(k ^ 2);
-            }
-        };
         let mut ends = 0;
         for &d in &dots {
             if self.dot_lines(d) == 1 {
                 ends += 1;
-                walk(&mut visited, d);
+                self.walk_chain(d, |dot| visited[dot] = true);
             }
         }
         let mut loops = 0;
         for &d in &dots {
             if self.dot_lines(d) == 2 && !visited[d] {
                 loops += 1;
-                walk(&mut visited, d);
+                self.walk_chain(d, |dot| visited[dot] = true);
             }
         }
         (ends, loops)
