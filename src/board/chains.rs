@@ -53,47 +53,7 @@ impl Board {
         self.words[dot >> 1] as usize
     }
 
-    /// Joins the chains at `a` and `b` for the line just added between them (each now has at
-    /// most two lines). False when the line closed a loop that is not the whole answer.
-    #[inline(always)]
-    pub(super) fn link(&mut self, a: usize, b: usize) -> bool {
-        // Both ends are read whether needed or not, so that choosing is a select, not a
-        // branch (which way it goes is a coin toss).
-        let (mate_a, mate_b) = (self.chain_end(a), self.chain_end(b));
-        let ea = if self.dot_lines(a) == 1 { a } else { mate_a };
-        let eb = if self.dot_lines(b) == 1 { b } else { mate_b };
-        if ea == b {
-            return self.close_loop(a, b);
-        }
-        self.words[ea >> 1] = eb as u32;
-        self.words[eb >> 1] = ea as u32;
-        if self.tracking.closures {
-            let diff = ea.abs_diff(eb);
-            let edge = ea.min(eb) + diff / 2;
-            if (diff == 2 || diff == 2 * self.stride) && self.codes[edge] == UNKNOWN {
-                self.closures.push(edge as u32);
-            }
-        }
-        true
-    }
-
-    /// The line between `a` and `b` closed a loop: true when the loop is the whole answer
-    /// (then the loop-closure deducer is told, when tracked).
-    #[cold]
-    #[inline(never)]
-    fn close_loop(&mut self, a: usize, b: usize) -> bool {
-        // The loop is every line there is when no chain is left (this line's dots are counted
-        // with it already: every dot of the loop has two lines) and no other loop was closed.
-        let whole = self.unsatisfied == 0 && self.ends == 0 && self.loops == 0;
-        self.loops += 1;
-        if whole && self.tracking.closures {
-            // Tell the loop-closure deducer that the answer is complete.
-            self.closures.push(((a + b) / 2) as u32);
-        }
-        whole
-    }
-
-    /// Takes back [`Board::link`] for the line between `a` and `b`, which is being undone
+    /// Takes back `write::link` for the line between `a` and `b`, which is being undone
     /// (each still counts it).
     #[inline]
     pub(super) fn unlink(&mut self, a: usize, b: usize) {
@@ -101,7 +61,7 @@ impl Board {
         let bare_b = self.dot_lines(b) == 1;
         if !bare_a && !bare_b && self.chain_end(a) == b {
             // The line had closed a loop: nothing was written but the count of loops.
-            self.loops -= 1;
+            self.counts.loops -= 1;
             return;
         }
         let ea = if bare_a { a } else { self.chain_end(a) };
@@ -133,7 +93,7 @@ impl Board {
             walked += 1;
             dot = dot.wrapping_add(steps[usize::from(k)].wrapping_mul(2));
             from = usize::from(k ^ 2);
-            if dot == end || walked > self.line_count {
+            if dot == end || walked > self.counts.line_count {
                 break;
             }
         }
@@ -178,7 +138,7 @@ impl Board {
     /// Whether a line at `edge` (unknown, joining the two ends of one chain) would finish the
     /// puzzle: every clue met and no line off that chain.
     pub fn closing_finishes(&self, edge: usize) -> bool {
-        let mut unsatisfied = self.unsatisfied as isize;
+        let mut unsatisfied = self.counts.unsatisfied as isize;
         for c in self.edge_cells(edge) {
             if let Some(clue) = super::clue_of(self.codes[c]) {
                 let n = self.cell_lines(c);
@@ -190,6 +150,6 @@ impl Board {
             }
         }
         // No line off the chain: its two ends are the only ones, and no loop is closed.
-        unsatisfied == 0 && self.ends == 2 && self.loops == 0
+        unsatisfied == 0 && self.counts.ends == 2 && self.counts.loops == 0
     }
 }

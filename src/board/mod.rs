@@ -12,6 +12,7 @@
 //! the edges, as Tatham's Loopy does.
 
 mod chains;
+mod write;
 pub(crate) use chains::{DEFERRED, NEXT_LINE};
 pub mod contradiction;
 
@@ -275,6 +276,19 @@ fn counts(word: u32) -> (u8, u8) {
     (c & 15, c >> 4)
 }
 
+/// The counts the writes keep up to date, for questions asked without a walk.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    /// Clue cells whose lines are not their clue.
+    unsatisfied: usize,
+    /// Lines.
+    line_count: usize,
+    /// Dots with exactly one line: the ends of the chains of lines.
+    ends: usize,
+    /// Closed loops of lines (at most one on a board without a contradiction).
+    loops: usize,
+}
+
 /// A puzzle being solved.
 ///
 /// Memory: one byte per lattice point (`codes`: an edge's state, a cell's clue code, a dot's
@@ -311,12 +325,8 @@ pub struct Board {
     tracking: Tracking,
     /// Grid edges: those not on the trail are unknown.
     edges: usize,
-    unsatisfied: usize,
-    line_count: usize,
-    /// Dots with exactly one line: the ends of the chains of lines.
-    ends: usize,
-    /// Closed loops of lines (at most one on a board without a contradiction).
-    loops: usize,
+    /// The running counts the writes keep.
+    counts: Counts,
     /// Edges that joined the two ends of one chain when they were queued (loop closure).
     closures: Vec<u32>,
     /// Edges joining the two ends of the only chain where closing it would have finished the
@@ -345,10 +355,7 @@ impl Board {
             reasons: Vec::new(),
             tracking,
             edges: 0,
-            unsatisfied: 0,
-            line_count: 0,
-            ends: 0,
-            loops: 0,
+            counts: Counts::default(),
             closures: Vec::new(),
             deferred: Vec::new(),
             colouring: None,
@@ -429,10 +436,10 @@ impl Board {
             self.reasons.reserve(edges);
         }
         self.edges = edges;
-        self.unsatisfied = unsatisfied;
-        self.line_count = 0;
-        self.ends = 0;
-        self.loops = 0;
+        self.counts = Counts {
+            unsatisfied,
+            ..Counts::default()
+        };
         self.closures.clear();
         self.deferred.clear();
         self.colouring = None;
@@ -694,12 +701,12 @@ impl Board {
 
     /// Edges on the loop so far.
     pub fn line_count(&self) -> usize {
-        self.line_count
+        self.counts.line_count
     }
 
     /// Clue cells whose line count differs from their clue.
     pub fn unsatisfied(&self) -> usize {
-        self.unsatisfied
+        self.counts.unsatisfied
     }
 
     /// The decided edges in order (lattice indices).
@@ -781,28 +788,29 @@ impl Board {
             return self.refuse(i, state, cur);
         }
         debug_assert!(state == LINE || state == CROSS);
-        self.codes[i] = state;
         self.trail[self.decided] = i as u32;
         self.decided += 1;
         if self.tracking.reasons {
             self.reasons.push(reason.pack());
         }
-        // LINE = 2 -> slot bits 01 everywhere; CROSS = 4 -> 10.
-        let bits = 0x5555_5555 * u32::from(state >> 1);
-        self.write_slots(i, bits, horizontal);
-        // The edge's dots and side cells, one step along it and one across (constant steps
-        // where the direction is), handed on as plain numbers: carried in a struct, they went
-        // through the stack as halves and came back as one wider load, which stalls.
-        let (along, across) = if horizontal {
-            (1, self.stride)
-        } else {
-            (self.stride, 1)
-        };
-        let dots = [i - along, i + along];
-        let cells = [i - across, i + across];
-        let problem = self.check(state, dots[0], dots[1], cells[0], cells[1]);
+        let layout = self.layout();
+        let problem = write::write_edge(
+            &mut self.codes,
+            &mut self.words,
+            &mut self.counts,
+            &mut self.closures,
+            layout,
+            write::Write {
+                edge: i,
+                state,
+                horizontal,
+            },
+        );
         let clash = match self.colouring.as_deref_mut() {
-            Some(colouring) => !colouring.relate(cells, state == LINE, self.decided),
+            Some(colouring) => {
+                let across = if horizontal { self.stride } else { 1 };
+                !colouring.relate([i - across, i + across], state == LINE, self.decided)
+            }
             None => false,
         };
         if problem != 0 {
@@ -831,132 +839,6 @@ impl Board {
         }
     }
 
-    /// Sets (`bits` all `01` or all `10`) or, with `bits == 0`, clears the edge's 2-bit slot
-    /// in the words of the six cells and two dots that hold it.
-    ///
-    /// The six cells lie in runs of neighbouring words (`words` is indexed by lattice index /
-    /// 2), so each run is one bounds check. `horizontal` is a constant where the caller knows
-    /// the direction, and the other branch goes.
-    #[inline(always)]
-    fn write_slots(&mut self, i: usize, bits: u32, horizontal: bool) {
-        let s = self.stride;
-        let g = &EDGE_GEOMETRY[usize::from(horizontal)];
-        let slot = |k: u8, w: &mut u32| {
-            let mask = 3u32 << (2 * k);
-            *w = (*w & !mask) | (bits & mask);
-        };
-        let dot = |k: u8, w: &mut u8| {
-            let mask = 3u8 << (2 * k);
-            *w = (*w & !mask) | (bits as u8 & mask);
-        };
-        if horizontal {
-            // The cell above and the one below, each with its two neighbours along the edge
-            // holding it as a corner exit: two runs of three words.
-            let (a, b) = ((i - s) >> 1, (i + s) >> 1);
-            if self.exits {
-                let up = &mut self.words[a - 1..=a + 1];
-                slot(g.exits[0], &mut up[0]);
-                slot(g.exits[1], &mut up[2]);
-                let down = &mut self.words[b - 1..=b + 1];
-                slot(g.exits[2], &mut down[0]);
-                slot(g.exits[3], &mut down[2]);
-            }
-            slot(g.sides[0], &mut self.words[a]);
-            slot(g.sides[1], &mut self.words[b]);
-            let d = &mut self.codes[i - 1..=i + 1];
-            dot(g.dots[0], &mut d[0]);
-            dot(g.dots[1], &mut d[2]);
-        } else {
-            // The cells left and right, and the pairs above and below them holding it as a
-            // corner exit: three runs of two words.
-            let c = (i - 1) >> 1;
-            if self.exits {
-                let up = &mut self.words[c - s..=c - s + 1];
-                slot(g.exits[0], &mut up[0]);
-                slot(g.exits[2], &mut up[1]);
-                let down = &mut self.words[c + s..=c + s + 1];
-                slot(g.exits[1], &mut down[0]);
-                slot(g.exits[3], &mut down[1]);
-            }
-            let mid = &mut self.words[c..=c + 1];
-            slot(g.sides[0], &mut mid[0]);
-            slot(g.sides[1], &mut mid[1]);
-            dot(g.dots[0], &mut self.codes[i - s]);
-            dot(g.dots[1], &mut self.codes[i + s]);
-        }
-    }
-
-    /// After an edge became `state`: keeps the line count, the satisfied clues and the
-    /// chains, and names the first problem at the edge's dots and side cells (in lattice
-    /// order) as a [`Problem`] (0: none).
-    #[inline(always)]
-    fn check(
-        &mut self,
-        state: u8,
-        dot0: usize,
-        dot1: usize,
-        cell0: usize,
-        cell1: usize,
-    ) -> Problem {
-        let (dots, cells) = ([dot0, dot1], [cell0, cell1]);
-        // The words are read back from where the write just put them (whole, so that the
-        // store's value is forwarded), not carried over from it.
-        let sides = cells.map(|c| self.words[c >> 1]);
-        let dot_words = dots.map(|d| self.codes[d]);
-        let line = state == LINE;
-        let cell_status = [0, 1].map(|k| {
-            CELL_STATUS[(sides[k] >> (CODE_SHIFT + 4)) as usize][(sides[k] & 0xFF) as usize]
-        });
-        let dot_status = dot_words.map(|w| DOT_STATUS[usize::from(w)]);
-        let bad = ((cell_status[0] | cell_status[1]) & (EXCEEDED | UNREACHABLE))
-            | dot_status[0]
-            | dot_status[1];
-        if line {
-            // Before this line a cell had one line fewer: it was satisfied exactly when it
-            // now has one line too many.
-            let now = |s: u8| usize::from(s & SATISFIED != 0);
-            let before = |s: u8| usize::from(s & ONE_OVER != 0);
-            self.unsatisfied = self.unsatisfied + before(cell_status[0]) + before(cell_status[1])
-                - now(cell_status[0])
-                - now(cell_status[1]);
-            self.line_count += 1;
-            self.ends = self.ends.wrapping_add_signed(isize::from(
-                ENDS_STEP[usize::from(dot_words[0])] + ENDS_STEP[usize::from(dot_words[1])],
-            ));
-            if (dot_status[0] | dot_status[1]) & THREE_LINES == 0 && !self.link(dots[0], dots[1]) {
-                return self.first_problem(dots, cells, cell_status, dot_status, EARLY_LOOP);
-            }
-        }
-        if bad != 0 {
-            return self.first_problem(dots, cells, cell_status, dot_status, 0);
-        }
-        0
-    }
-
-    /// The first of the problems `check` found, in the order cells, dots, early loop.
-    #[cold]
-    #[inline(never)]
-    fn first_problem(
-        &self,
-        dots: [usize; 2],
-        cells: [usize; 2],
-        cell_status: [u8; 2],
-        dot_status: [u8; 2],
-        early_loop: u64,
-    ) -> Problem {
-        for (c, status) in cells.into_iter().zip(cell_status) {
-            if status & (EXCEEDED | UNREACHABLE) != 0 {
-                return problem_at(u64::from(status & (EXCEEDED | UNREACHABLE)), c);
-            }
-        }
-        for (d, status) in dots.into_iter().zip(dot_status) {
-            if status != 0 {
-                return problem_at(u64::from(status) << 2, d);
-            }
-        }
-        problem_at(early_loop, dots[0])
-    }
-
     /// The contradiction a [`Problem`] names.
     #[cold]
     #[inline(never)]
@@ -973,6 +855,16 @@ impl Board {
         self.contradiction(why, at)
     }
 
+    /// What the write path needs to know of the board besides its arrays.
+    #[inline(always)]
+    fn layout(&self) -> write::Layout {
+        write::Layout {
+            stride: self.stride,
+            exits: self.exits,
+            closures: self.tracking.closures,
+        }
+    }
+
     /// Takes back every edge decided after the first `len` trail entries, newest first, with
     /// every count, word, chain end and colouring relation they brought; queued loop-closure
     /// candidates are dropped (marks are taken at fixpoints, where none are queued), deferred
@@ -986,23 +878,24 @@ impl Board {
                 if self.dot_lines(a) <= 2 && self.dot_lines(b) <= 2 {
                     self.unlink(a, b);
                 }
-                self.line_count -= 1;
-                self.ends = self.ends.wrapping_add_signed(-isize::from(
+                self.counts.line_count -= 1;
+                self.counts.ends = self.counts.ends.wrapping_add_signed(-isize::from(
                     ENDS_STEP[usize::from(self.codes[a])] + ENDS_STEP[usize::from(self.codes[b])],
                 ));
                 for c in self.edge_cells(i) {
                     if let Some(clue) = clue_of(self.codes[c]) {
                         let lines = self.cell_lines(c);
                         if lines == clue {
-                            self.unsatisfied += 1;
+                            self.counts.unsatisfied += 1;
                         } else if lines == clue + 1 {
-                            self.unsatisfied -= 1;
+                            self.counts.unsatisfied -= 1;
                         }
                     }
                 }
             }
             self.codes[i] = UNKNOWN;
-            self.write_slots(i, 0, i & 1 == 1);
+            let layout = self.layout();
+            write::write_slots(&mut self.codes, &mut self.words, layout, i, 0, i & 1 == 1);
         }
         if self.tracking.reasons {
             self.reasons.truncate(len);
@@ -1047,8 +940,11 @@ impl Board {
                 self.unknown()
             ));
         }
-        if lines != self.line_count {
-            return Err(format!("{lines} lines counted as {}", self.line_count));
+        if lines != self.counts.line_count {
+            return Err(format!(
+                "{lines} lines counted as {}",
+                self.counts.line_count
+            ));
         }
         if decided != self.decided {
             return Err(format!(
@@ -1088,17 +984,17 @@ impl Board {
                 unsatisfied += 1;
             }
         }
-        if unsatisfied != self.unsatisfied {
+        if unsatisfied != self.counts.unsatisfied {
             return Err(format!(
                 "{unsatisfied} unsatisfied clues counted as {}",
-                self.unsatisfied
+                self.counts.unsatisfied
             ));
         }
         let (ends, loops) = self.count_ends_and_loops();
-        if (ends, loops) != (self.ends, self.loops) {
+        if (ends, loops) != (self.counts.ends, self.counts.loops) {
             return Err(format!(
                 "{ends} chain ends and {loops} loops counted as {} and {}",
-                self.ends, self.loops
+                self.counts.ends, self.counts.loops
             ));
         }
         for r in 0..=self.rows as isize {
