@@ -152,6 +152,12 @@ const ONE_OVER: u8 = 8;
 const THREE_LINES: u8 = 1;
 /// [`DOT_STATUS`]: one line and no way on.
 const DEAD_END: u8 = 2;
+/// [`DOT_STATUS`]: exactly one line (the dot ends a chain).
+const ONE_LINE: u8 = 4;
+/// [`DOT_STATUS`]: exactly two lines.
+const TWO_LINES: u8 = 8;
+/// The [`DOT_STATUS`] flags that are problems.
+const DOT_PROBLEMS: u8 = THREE_LINES | DEAD_END;
 
 /// Per cell code / 16 (0 for a blank cell, `1 << n` for clue `n`; every code / 16 has a row,
 /// so that the lookup needs no bounds check) and side word: the
@@ -185,7 +191,7 @@ static CELL_STATUS: [[u8; 256]; 16] = {
     t
 };
 
-/// Per dot word: the [`THREE_LINES`] and [`DEAD_END`] flags.
+/// Per dot word: the [`THREE_LINES`], [`DEAD_END`], [`ONE_LINE`] and [`TWO_LINES`] flags.
 static DOT_STATUS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut w = 0;
@@ -197,23 +203,11 @@ static DOT_STATUS: [u8; 256] = {
         } else if lines == 1 && crosses == 3 {
             t[w] = DEAD_END;
         }
-        w += 1;
-    }
-    t
-};
-
-/// Per dot word, for a line just added at the dot: how the number of chain ends changes
-/// (+1: the dot has one line, so it became an end; -1: it has two, so an end became an inner
-/// dot; 0: three or more, a contradiction counted back the same way when it is undone).
-static ENDS_STEP: [i8; 256] = {
-    let mut t = [0i8; 256];
-    let mut w = 0;
-    while w < 256 {
-        t[w] = match COUNTS[w] & 15 {
-            1 => 1,
-            2 => -1,
-            _ => 0,
-        };
+        if lines == 1 {
+            t[w] |= ONE_LINE;
+        } else if lines == 2 {
+            t[w] |= TWO_LINES;
+        }
         w += 1;
     }
     t
@@ -261,6 +255,15 @@ const EARLY_LOOP: u64 = 1 << 5;
 #[inline(always)]
 fn problem_at(kind: u64, at: usize) -> Problem {
     (kind << 48) | at as u64
+}
+
+/// For a line just added at a dot whose [`DOT_STATUS`] is `status`: how the number of chain
+/// ends changes (+1: the dot has one line, so it became an end; -1: it has two, so an end
+/// became an inner dot; 0: three or more, a contradiction counted back the same way when it
+/// is undone).
+#[inline(always)]
+fn ends_step(status: u8) -> isize {
+    isize::from(status & ONE_LINE != 0) - isize::from(status & TWO_LINES != 0)
 }
 
 /// Lines among the four slots of a dot's word or of a cell word's sides.
@@ -879,9 +882,10 @@ impl Board {
                     self.unlink(a, b);
                 }
                 self.counts.line_count -= 1;
-                self.counts.ends = self.counts.ends.wrapping_add_signed(-isize::from(
-                    ENDS_STEP[usize::from(self.codes[a])] + ENDS_STEP[usize::from(self.codes[b])],
-                ));
+                self.counts.ends = self.counts.ends.wrapping_add_signed(
+                    -ends_step(DOT_STATUS[usize::from(self.codes[a])])
+                        - ends_step(DOT_STATUS[usize::from(self.codes[b])]),
+                );
                 for c in self.edge_cells(i) {
                     if let Some(clue) = clue_of(self.codes[c]) {
                         let lines = self.cell_lines(c);
@@ -895,7 +899,7 @@ impl Board {
             }
             self.codes[i] = UNKNOWN;
             let layout = self.layout();
-            write::write_slots(&mut self.codes, &mut self.words, layout, i, 0, i & 1 == 1);
+            write::write_slots::<false>(&mut self.codes, &mut self.words, layout, i, 0, i & 1 == 1);
         }
         if self.tracking.reasons {
             self.reasons.truncate(len);

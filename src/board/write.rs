@@ -6,8 +6,8 @@
 //! write instead of after every store. `Board::set_edge_along` and `Board::undo_to` call in.
 
 use super::{
-    CELL_STATUS, CODE_SHIFT, COUNTS, Counts, DOT_STATUS, EARLY_LOOP, EDGE_GEOMETRY, ENDS_STEP,
-    EXCEEDED, LINE, ONE_OVER, Problem, SATISFIED, THREE_LINES, UNREACHABLE, problem_at,
+    CELL_STATUS, CODE_SHIFT, Counts, DOT_PROBLEMS, DOT_STATUS, EARLY_LOOP, EDGE_GEOMETRY, EXCEEDED,
+    LINE, ONE_LINE, ONE_OVER, Problem, SATISFIED, THREE_LINES, UNREACHABLE, ends_step, problem_at,
 };
 
 /// What a write needs to know of the board besides its arrays, copied out of it.
@@ -47,7 +47,7 @@ pub(super) fn write_edge(
     codes[i] = w.state;
     // LINE = 2 -> slot bits 01 everywhere; CROSS = 4 -> 10.
     let bits = 0x5555_5555 * u32::from(w.state >> 1);
-    write_slots(codes, words, layout, i, bits, w.horizontal);
+    write_slots::<true>(codes, words, layout, i, bits, w.horizontal);
     // The edge's dots and side cells, one step along it and one across (constant steps
     // where the direction is), handed on as plain numbers: carried in a struct, they went
     // through the stack as halves and came back as one wider load, which stalls.
@@ -68,14 +68,14 @@ pub(super) fn write_edge(
     )
 }
 
-/// Sets (`bits` all `01` or all `10`) or, with `bits == 0`, clears the edge's 2-bit slot
-/// in the words of the six cells and two dots that hold it.
+/// Sets (`SET`: `bits` all `01` or all `10`, and the slot is unknown, `00`) or clears (`bits`
+/// unread) the edge's 2-bit slot in the words of the six cells and two dots that hold it.
 ///
 /// The six cells lie in runs of neighbouring words (`words` is indexed by lattice index /
 /// 2), so each run is one bounds check. `horizontal` is a constant where the caller knows
 /// the direction, and the other branch goes.
 #[inline(always)]
-pub(super) fn write_slots(
+pub(super) fn write_slots<const SET: bool>(
     codes: &mut [u8],
     words: &mut [u32],
     layout: Layout,
@@ -85,13 +85,18 @@ pub(super) fn write_slots(
 ) {
     let s = layout.stride;
     let g = &EDGE_GEOMETRY[usize::from(horizontal)];
+    // A slot being set was `00` (unknown), so setting it is an or; clearing is an and.
     let slot = |k: u8, w: &mut u32| {
         let mask = 3u32 << (2 * k);
-        *w = (*w & !mask) | (bits & mask);
+        *w = if SET { *w | (bits & mask) } else { *w & !mask };
     };
     let dot = |k: u8, w: &mut u8| {
         let mask = 3u8 << (2 * k);
-        *w = (*w & !mask) | (bits as u8 & mask);
+        *w = if SET {
+            *w | (bits as u8 & mask)
+        } else {
+            *w & !mask
+        };
     };
     if horizontal {
         // The cell above and the one below, each with its two neighbours along the edge
@@ -153,8 +158,7 @@ fn check(
         .map(|k| CELL_STATUS[(sides[k] >> (CODE_SHIFT + 4)) as usize][(sides[k] & 0xFF) as usize]);
     let dot_status = dot_words.map(|w| DOT_STATUS[usize::from(w)]);
     let bad = ((cell_status[0] | cell_status[1]) & (EXCEEDED | UNREACHABLE))
-        | dot_status[0]
-        | dot_status[1];
+        | ((dot_status[0] | dot_status[1]) & DOT_PROBLEMS);
     if state == LINE {
         // Before this line a cell had one line fewer: it was satisfied exactly when it
         // now has one line too many.
@@ -164,11 +168,11 @@ fn check(
             - now(cell_status[0])
             - now(cell_status[1]);
         counts.line_count += 1;
-        counts.ends = counts.ends.wrapping_add_signed(isize::from(
-            ENDS_STEP[usize::from(dot_words[0])] + ENDS_STEP[usize::from(dot_words[1])],
-        ));
+        counts.ends = counts
+            .ends
+            .wrapping_add_signed(ends_step(dot_status[0]) + ends_step(dot_status[1]));
         if (dot_status[0] | dot_status[1]) & THREE_LINES == 0
-            && !link(codes, words, counts, closures, layout, dots)
+            && !link(codes, words, counts, closures, layout, dots, dot_status)
         {
             return first_problem(dots, cells, cell_status, dot_status, EARLY_LOOP);
         }
@@ -194,7 +198,7 @@ fn first_problem(
             return problem_at(u64::from(status & (EXCEEDED | UNREACHABLE)), c);
         }
     }
-    for (d, status) in dots.into_iter().zip(dot_status) {
+    for (d, status) in dots.into_iter().zip(dot_status.map(|s| s & DOT_PROBLEMS)) {
         if status != 0 {
             return problem_at(u64::from(status) << 2, d);
         }
@@ -203,8 +207,8 @@ fn first_problem(
 }
 
 /// Joins the chains at dots `a` and `b` for the line just added between them (each now has
-/// at most two lines; see `chains` for the scheme). False when the line closed a loop that
-/// is not the whole answer.
+/// at most two lines; `status`: their [`DOT_STATUS`]; see `chains` for the scheme). False
+/// when the line closed a loop that is not the whole answer.
 #[inline(always)]
 fn link(
     codes: &[u8],
@@ -213,13 +217,13 @@ fn link(
     closures: &mut Vec<u32>,
     layout: Layout,
     [a, b]: [usize; 2],
+    status: [u8; 2],
 ) -> bool {
     // Both ends are read whether needed or not, so that choosing is a select, not a
     // branch (which way it goes is a coin toss).
     let (mate_a, mate_b) = (words[a >> 1] as usize, words[b >> 1] as usize);
-    let lines = |d: usize| COUNTS[usize::from(codes[d])] & 15;
-    let ea = if lines(a) == 1 { a } else { mate_a };
-    let eb = if lines(b) == 1 { b } else { mate_b };
+    let ea = if status[0] & ONE_LINE != 0 { a } else { mate_a };
+    let eb = if status[1] & ONE_LINE != 0 { b } else { mate_b };
     if ea == b {
         return close_loop(counts, closures, layout, a, b);
     }
