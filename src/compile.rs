@@ -21,7 +21,7 @@ use crate::rules::expand::{Variant, expand_all};
 use crate::rules::{Deducer, Fact, Glyph, RuleSet};
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A rule set ready to run: its rules, their variants, and the margin a board needs.
 #[derive(Clone, Debug)]
@@ -140,13 +140,19 @@ impl RuleBook {
         let stages = self
             .levels()
             .into_iter()
-            .map(|level| Stage {
-                level,
-                all: self.matchers_where(stride, |r| allowed(r) && r.level <= level),
-                new: self.matchers_where(stride, |r| allowed(r) && r.level == level),
+            .enumerate()
+            .map(|(k, level)| {
+                let all = self.matchers_where(stride, |r| allowed(r) && r.level <= level);
+                // The first level's new rules are all its rules: built once.
+                let new = if k == 0 {
+                    all.clone()
+                } else {
+                    self.matchers_where(stride, |r| allowed(r) && r.level == level)
+                };
+                Stage { level, all, new }
             })
             .collect();
-        Stages { stride, stages }
+        Stages::laid_out(stride, stages)
     }
 }
 
@@ -201,28 +207,89 @@ pub struct Stage {
 }
 
 /// A rule book's matchers for one stride, level by level, cheapest first.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Stages relocated from another stride's (see [`Stages::relocate`]) lay out the first level
+/// at once and the others when first asked for: most puzzles never need them, and a stream of
+/// mixed widths then relocates (and faults in fresh memory for) the first level only.
+#[derive(Clone, Debug)]
 pub struct Stages {
     /// The stride the offsets were computed for.
     pub stride: usize,
-    /// One stage per level.
-    pub stages: Vec<Stage>,
+    /// One stage per level, laid out or still to be.
+    stages: Vec<OnceLock<Stage>>,
+    /// Where the stages not laid out yet are relocated from.
+    template: Option<Arc<Stages>>,
 }
 
 impl Stages {
-    /// The same stages laid out for boards of another stride (see [`Matchers::relocate`]).
-    pub fn relocate(&self, stride: usize) -> Stages {
+    /// Stages laid out already, one per level.
+    fn laid_out(stride: usize, stages: Vec<Stage>) -> Stages {
         Stages {
             stride,
-            stages: self
-                .stages
-                .iter()
-                .map(|s| Stage {
-                    level: s.level,
-                    all: s.all.relocate(stride),
-                    new: s.new.relocate(stride),
-                })
-                .collect(),
+            stages: stages.into_iter().map(OnceLock::from).collect(),
+            template: None,
+        }
+    }
+
+    /// How many levels there are.
+    pub fn len(&self) -> usize {
+        self.stages.len()
+    }
+
+    /// Whether there are no levels (never: a rule book has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.stages.is_empty()
+    }
+
+    /// The stage of the `k`-th level (cheapest first), laid out now if it was not yet.
+    pub fn stage(&self, k: usize) -> &Stage {
+        self.stages[k].get_or_init(|| {
+            let template = self
+                .template
+                .as_ref()
+                .expect("a stage not laid out has a template to relocate");
+            template.stage(k).relocate(self.stride)
+        })
+    }
+
+    /// Every stage, cheapest first (laying out those not laid out yet).
+    pub fn iter(&self) -> impl Iterator<Item = &Stage> {
+        (0..self.len()).map(|k| self.stage(k))
+    }
+
+    /// The same stages laid out for boards of another stride (see [`Matchers::relocate`]):
+    /// the first level now, the others from `self` when first asked for.
+    pub fn relocate(self: &Arc<Stages>, stride: usize) -> Stages {
+        let stages = (0..self.len())
+            .map(|k| match k {
+                0 => OnceLock::from(self.stage(0).relocate(stride)),
+                _ => OnceLock::new(),
+            })
+            .collect();
+        Stages {
+            stride,
+            stages,
+            template: Some(Arc::clone(self)),
+        }
+    }
+}
+
+impl PartialEq for Stages {
+    /// Same stride and the same stages (laying out those not laid out yet).
+    fn eq(&self, other: &Stages) -> bool {
+        self.stride == other.stride
+            && self.len() == other.len()
+            && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl Stage {
+    /// The same stage laid out for boards of another stride.
+    fn relocate(&self, stride: usize) -> Stage {
+        Stage {
+            level: self.level,
+            all: self.all.relocate(stride),
+            new: self.new.relocate(stride),
         }
     }
 }
@@ -832,8 +899,8 @@ mod tests {
         sources.push(("general.rules".into(), general.into()));
         let book = RuleBook::new(RuleSet::from_sources(&sources).unwrap());
         for single_loop in [false, true] {
-            let base = book.stages(40, single_loop);
-            assert!(base.stages.iter().any(|s| !s.all.entries.is_empty()));
+            let base = Arc::new(book.stages(40, single_loop));
+            assert!(base.iter().any(|s| !s.all.entries.is_empty()));
             for stride in [22, 40, 58, 1002] {
                 assert!(
                     base.relocate(stride) == book.stages(stride, single_loop),

@@ -95,7 +95,7 @@ impl<'a> Engine<'a, false> {
         Engine {
             book,
             stages,
-            matchers: &stages.stages[0].all,
+            matchers: &stages.stage(0).all,
             switches: book.switches(),
             tally: None,
             work: Workspace::default(),
@@ -157,11 +157,13 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     pub fn start(&mut self, board: &mut Board) -> Result<u32, Contradiction> {
         debug_assert_eq!(board.stride(), self.stages.stride);
         let stages = self.stages;
-        let mut level = stages.stages[0].level;
-        for (k, stage) in stages.stages.iter().enumerate() {
+        let mut level = stages.stage(0).level;
+        for k in 0..stages.len() {
             if k > 0 && board.unknown() == 0 {
                 break;
             }
+            // A level is laid out only when it comes on.
+            let stage = stages.stage(k);
             level = stage.level;
             let decided = board.trail().len();
             if stage.all.has_cell_lists {
@@ -201,7 +203,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Takes a board at a fixpoint, plus the edges decided from trail position `head` on,
     /// to the next fixpoint with every rule level on (and the deducers of [`Engine::start`]).
     pub fn propagate(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
-        self.matchers = &self.stages.stages[self.stages.stages.len() - 1].all;
+        self.matchers = &self.stages.stage(self.stages.len() - 1).all;
         if self.matchers.has_cell_lists {
             board.keep_exits();
         }

@@ -9,6 +9,7 @@ use crate::puzzle::Puzzle;
 use crate::search::{Found, SearchCounts, exhausted, search};
 use crate::verify::check_answer;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How solving a puzzle ended.
@@ -91,10 +92,10 @@ pub struct Attempt {
 /// Solves puzzles with one rule book, keeping matchers for the grid widths it has seen.
 pub struct Solver {
     book: RuleBook,
-    stages: HashMap<(usize, bool), Stages>,
+    stages: HashMap<(usize, bool), Arc<Stages>>,
     /// The first stages compiled, with and without the single-loop rules: other widths
     /// relocate them instead of compiling again.
-    templates: [Option<Stages>; 2],
+    templates: [Option<Arc<Stages>>; 2],
     options: SolveOptions,
     prober: Prober,
     /// A board handed back by [`Solver::recycle`], reused for the next puzzle.
@@ -183,8 +184,8 @@ impl Solver {
             .stages
             .entry((stride, single_loop))
             .or_insert_with(|| match template {
-                Some(t) => t.relocate(stride),
-                None => template.insert(book.stages(stride, single_loop)).clone(),
+                Some(t) => Arc::new(t.relocate(stride)),
+                None => Arc::clone(template.insert(Arc::new(book.stages(stride, single_loop)))),
             });
         let engine = Engine::new(book, stages)
             .with_switches(switches)

@@ -282,7 +282,7 @@ fn rules_of_the_general_form_match_as_the_interpreter_says() {
     let set = RuleSet::from_sources(&[("general.rules", text)]).expect("the fixture parses");
     let book = RuleBook::new(set);
     let stages = book.stages(64, true);
-    let general = stages.stages.iter().map(|s| s.all.entries.len()).max();
+    let general = stages.iter().map(|s| s.all.entries.len()).max();
     assert!(
         general.is_some_and(|n| n > 0),
         "the fixture's rules go through the general watch index"
