@@ -48,24 +48,15 @@ pub(super) fn write_edge(
     // LINE = 2 -> slot bits 01 everywhere; CROSS = 4 -> 10.
     let bits = 0x5555_5555 * u32::from(w.state >> 1);
     write_slots::<true>(codes, words, layout, i, bits, w.horizontal);
-    // The edge's dots and side cells, one step along it and one across (constant steps
-    // where the direction is), handed on as plain numbers: carried in a struct, they went
-    // through the stack as halves and came back as one wider load, which stalls.
-    let (along, across) = if w.horizontal {
-        (1, layout.stride)
-    } else {
-        (layout.stride, 1)
-    };
-    check(
-        codes,
-        words,
-        counts,
-        closures,
-        layout,
-        w.state,
-        [i - along, i + along],
-        [i - across, i + across],
-    )
+    check(codes, words, counts, closures, layout, w)
+}
+
+/// The edge's dots and side cells (in lattice order), one step along it and one across
+/// (constant steps where the direction is).
+#[inline(always)]
+fn around(edge: usize, stride: usize, horizontal: bool) -> ([usize; 2], [usize; 2]) {
+    let (along, across) = if horizontal { (1, stride) } else { (stride, 1) };
+    ([edge - along, edge + along], [edge - across, edge + across])
 }
 
 /// Sets (`SET`: `bits` all `01` or all `10`, and the slot is unknown, `00`) or clears (`bits`
@@ -138,7 +129,6 @@ pub(super) fn write_slots<const SET: bool>(
 /// After an edge became `state`: keeps the line count, the satisfied clues and the chains,
 /// and names the first problem at the edge's dots and side cells (in lattice order) as a
 /// [`Problem`] (0: none).
-#[allow(clippy::too_many_arguments)] // the parts apart are the point (see the module note)
 #[inline(always)]
 fn check(
     codes: &[u8],
@@ -146,10 +136,9 @@ fn check(
     counts: &mut Counts,
     closures: &mut Vec<u32>,
     layout: Layout,
-    state: u8,
-    dots: [usize; 2],
-    cells: [usize; 2],
+    w: Write,
 ) -> Problem {
+    let (dots, cells) = around(w.edge, layout.stride, w.horizontal);
     // The words are read back from where the write just put them (whole, so that the
     // store's value is forwarded), not carried over from it.
     let sides = cells.map(|c| words[c >> 1]);
@@ -159,7 +148,7 @@ fn check(
     let dot_status = dot_words.map(|w| DOT_STATUS[usize::from(w)]);
     let bad = ((cell_status[0] | cell_status[1]) & (EXCEEDED | UNREACHABLE))
         | ((dot_status[0] | dot_status[1]) & DOT_PROBLEMS);
-    if state == LINE {
+    if w.state == LINE {
         // Before this line a cell had one line fewer: it was satisfied exactly when it
         // now has one line too many.
         let now = |s: u8| usize::from(s & SATISFIED != 0);
@@ -174,11 +163,11 @@ fn check(
         if (dot_status[0] | dot_status[1]) & THREE_LINES == 0
             && !link(codes, words, counts, closures, layout, dots, dot_status)
         {
-            return first_problem(dots, cells, cell_status, dot_status, EARLY_LOOP);
+            return first_problem(w, layout.stride, cell_status, dot_status, EARLY_LOOP);
         }
     }
     if bad != 0 {
-        return first_problem(dots, cells, cell_status, dot_status, 0);
+        return first_problem(w, layout.stride, cell_status, dot_status, 0);
     }
     0
 }
@@ -187,12 +176,15 @@ fn check(
 #[cold]
 #[inline(never)]
 fn first_problem(
-    dots: [usize; 2],
-    cells: [usize; 2],
+    w: Write,
+    stride: usize,
     cell_status: [u8; 2],
     dot_status: [u8; 2],
     early_loop: u64,
 ) -> Problem {
+    // Worked out again here rather than kept from `check`: fewer values live on the path
+    // that finds nothing.
+    let (dots, cells) = around(w.edge, stride, w.horizontal);
     for (c, status) in cells.into_iter().zip(cell_status) {
         if status & (EXCEEDED | UNREACHABLE) != 0 {
             return problem_at(u64::from(status & (EXCEEDED | UNREACHABLE)), c);
