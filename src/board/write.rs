@@ -126,9 +126,9 @@ pub(super) fn write_slots<const SET: bool>(
     }
 }
 
-/// After an edge became `state`: keeps the line count, the satisfied clues and the chains,
-/// and names the first problem at the edge's dots and side cells (in lattice order) as a
-/// [`Problem`] (0: none).
+/// After the write `w`: keeps the line count, the satisfied clues and the chains, and names
+/// the first problem at the edge's dots and side cells (in lattice order) as a [`Problem`]
+/// (0: none).
 #[inline(always)]
 fn check(
     codes: &[u8],
