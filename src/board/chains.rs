@@ -108,7 +108,7 @@ impl Board {
 
     /// Queued edges that joined the two ends of one chain when they were queued, or whose line
     /// closed the loop as the whole answer, and the deferred ones (marked with
-    /// [`DEFERRED`]), drained by the loop-closure deducer.
+    /// `DEFERRED`), drained by the loop-closure deducer.
     pub fn take_closures(&mut self, into: &mut Vec<u32>) {
         into.clear();
         into.append(&mut self.closures);

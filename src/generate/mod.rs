@@ -164,7 +164,7 @@ pub struct GenOptions {
     /// that the output never depends on the speed of the machine).
     pub max_attempts: u64,
     /// Ordinary Slitherlink: after a Slink puzzle is found, blank its clues in random order
-    /// while it stays uniquely solvable by the judge's deduction (see [`blanks`]).
+    /// while it stays uniquely solvable by the judge's deduction (see the `blanks` module).
     pub blanks: bool,
     /// Only rules of at most this level judge the puzzles (all levels when `None`).
     pub max_level: Option<u32>,
