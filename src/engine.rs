@@ -7,7 +7,9 @@
 //! it. The engine's own queue is a stack of trail positions, newest on top, refilled from
 //! the trail whenever it grows.
 
-use crate::board::{Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Reason, SLOTS};
+use crate::board::{
+    Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS,
+};
 use crate::compile::{CellTest, Entry, Matchers, RuleBook, Stages, Switches};
 use crate::{colouring, loops};
 use std::hint::select_unpredictable;
@@ -370,16 +372,35 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         variants: &[u32; 4],
         offsets: &[isize; 4],
     ) -> Result<(), Contradiction> {
-        self.apply_slot::<DOT, 0>(board, anchor, set, variants, offsets)?;
-        self.apply_slot::<DOT, 1>(board, anchor, set, variants, offsets)?;
-        self.apply_slot::<DOT, 2>(board, anchor, set, variants, offsets)?;
-        self.apply_slot::<DOT, 3>(board, anchor, set, variants, offsets)
+        // Asked once: a board without colouring is written with fewer of its fields read
+        // again after each edge.
+        if board.colouring().is_some() {
+            self.apply_slots::<DOT, true>(board, anchor, set, variants, offsets)
+        } else {
+            self.apply_slots::<DOT, false>(board, anchor, set, variants, offsets)
+        }
+    }
+
+    /// The four slots of [`Engine::apply_table`], on a board with its colouring on or not.
+    #[inline(always)]
+    fn apply_slots<const DOT: bool, const COLOURED: bool>(
+        &mut self,
+        board: &mut Board,
+        anchor: usize,
+        set: u8,
+        variants: &[u32; 4],
+        offsets: &[isize; 4],
+    ) -> Result<(), Contradiction> {
+        self.apply_slot::<DOT, COLOURED, 0>(board, anchor, set, variants, offsets)?;
+        self.apply_slot::<DOT, COLOURED, 1>(board, anchor, set, variants, offsets)?;
+        self.apply_slot::<DOT, COLOURED, 2>(board, anchor, set, variants, offsets)?;
+        self.apply_slot::<DOT, COLOURED, 3>(board, anchor, set, variants, offsets)
     }
 
     /// Slot `K` of [`Engine::apply_table`]: its edge is horizontal for E and W of a dot and N
     /// and S of a cell, known here at compile time.
     #[inline(always)]
-    fn apply_slot<const DOT: bool, const K: usize>(
+    fn apply_slot<const DOT: bool, const COLOURED: bool, const K: usize>(
         &mut self,
         board: &mut Board,
         anchor: usize,
@@ -392,7 +413,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             // LINE = 2, CROSS = 4.
             let state = bits << 1;
             let variant = variants[K];
-            let changed = board.set_edge_along(
+            let outcome = board.write_along::<COLOURED>(
                 anchor.wrapping_add_signed(offsets[K]),
                 state,
                 Reason::Rule {
@@ -400,8 +421,11 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                     anchor: anchor as u32,
                 },
                 (K & 1 == 1) == DOT,
-            )?;
-            self.count_fired(variant, u64::from(changed));
+            );
+            if outcome.is_problem() {
+                return Err(board.contradiction_of(outcome));
+            }
+            self.count_fired(variant, u64::from(outcome == Outcome::CHANGED));
         }
         Ok(())
     }

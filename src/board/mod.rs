@@ -250,6 +250,50 @@ type Problem = u64;
 
 /// [`Problem`] kind: a loop closed before the puzzle is done.
 const EARLY_LOOP: u64 = 1 << 5;
+/// [`Problem`] kind: the colouring found that the cells on either side of the edge must be
+/// on the same side and on different sides.
+const COLOUR_CLASH: u64 = 1 << 6;
+/// [`Problem`] kind: the edge is already decided the other way (the state it has and the
+/// state asked for follow, 4 bits each, from bit 8).
+const CONFLICT: u64 = 1 << 7;
+
+/// What a write did, as one number: [`Outcome::CHANGED`], [`Outcome::KEPT`], or else the
+/// [`Problem`] it found (see [`Board::contradiction_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome(Problem);
+
+impl Outcome {
+    /// The edge was unknown and now has the state asked for.
+    pub const CHANGED: Outcome = Outcome(0);
+    /// The edge already had the state asked for (or is off the grid and a cross was asked).
+    pub const KEPT: Outcome = Outcome(1);
+
+    /// Whether the write found a contradiction.
+    #[inline(always)]
+    pub fn is_problem(self) -> bool {
+        self.0 > 1
+    }
+}
+
+/// The outcome of a write to an edge that is not unknown (its code is `cur`): nothing to
+/// do when it already has that state (or is off the grid and a cross is asked), a conflict
+/// otherwise.
+#[inline(always)]
+fn refused(i: usize, state: u8, cur: u8) -> Outcome {
+    if cur == state || (cur == OFF && state == CROSS) {
+        Outcome::KEPT
+    } else {
+        let kind = CONFLICT | u64::from(cur) << 8 | u64::from(state) << 12;
+        Outcome(problem_at(kind, i))
+    }
+}
+
+/// [`Board::write_along`] was told wrong whether the board has its colouring on.
+#[cold]
+#[inline(never)]
+fn colouring_not_said() -> ! {
+    panic!("an edge written with the board's colouring said wrong")
+}
 
 /// A [`Problem`] of kind `kind` at lattice index `at`.
 #[inline(always)]
@@ -323,7 +367,8 @@ pub struct Board {
     trail: Vec<u32>,
     /// Entries of `trail` in use.
     decided: usize,
-    /// The reason of each trail entry, packed (see [`Reason::pack`]), when tracked.
+    /// The reason of each trail entry, packed (see [`Reason::pack`]), when tracked; like
+    /// the trail, only the first `decided` entries are in use.
     reasons: Vec<u64>,
     tracking: Tracking,
     /// Grid edges: those not on the trail are unknown.
@@ -434,9 +479,10 @@ impl Board {
             self.trail.resize(edges, 0);
         }
         self.decided = 0;
-        self.reasons.clear();
-        if tracking.reasons {
-            self.reasons.reserve(edges);
+        // Like the trail, sized once (when tracked) so that a write needs no capacity check
+        // (nor a call that could move the board's other arrays).
+        if tracking.reasons && self.reasons.len() < edges {
+            self.reasons.resize(edges, 0);
         }
         self.edges = edges;
         self.counts = Counts {
@@ -720,7 +766,14 @@ impl Board {
 
     /// Why each trail entry was decided, in trail order (empty unless reasons are tracked).
     pub fn reasons(&self) -> impl ExactSizeIterator<Item = Reason> + '_ {
-        self.reasons.iter().map(|&packed| Reason::unpack(packed))
+        let tracked = if self.tracking.reasons {
+            self.decided
+        } else {
+            0
+        };
+        self.reasons[..tracked]
+            .iter()
+            .map(|&packed| Reason::unpack(packed))
     }
 
     /// The two dots an edge joins (lattice indices).
@@ -785,16 +838,46 @@ impl Board {
         reason: Reason,
         horizontal: bool,
     ) -> Result<bool, Contradiction> {
+        let outcome = if self.colouring.is_some() {
+            self.write_along::<true>(i, state, reason, horizontal)
+        } else {
+            self.write_along::<false>(i, state, reason, horizontal)
+        };
+        match outcome {
+            Outcome::CHANGED => Ok(true),
+            Outcome::KEPT => Ok(false),
+            outcome => Err(self.contradiction_of(outcome)),
+        }
+    }
+
+    /// [`Board::set_edge_along`] with its outcome as a plain number, for the engine's
+    /// hottest path: nothing is built on the way (a `Result` carrying a [`Contradiction`] is
+    /// laid out in memory and read back); [`Board::contradiction_of`] builds the
+    /// contradiction when there is one. `COLOURED` says whether the board has its colouring
+    /// switched on (a caller writing several edges asks once): without it, the write calls
+    /// nothing that could move the board's arrays, so fewer of its fields are read again
+    /// between writes. A caller that says otherwise is a bug, and the write panics.
+    #[inline(always)]
+    pub fn write_along<const COLOURED: bool>(
+        &mut self,
+        i: usize,
+        state: u8,
+        reason: Reason,
+        horizontal: bool,
+    ) -> Outcome {
+        if COLOURED != self.colouring.is_some() {
+            colouring_not_said();
+        }
         debug_assert_eq!(i & 1 == 1, horizontal);
         let cur = self.codes[i];
         if cur != UNKNOWN {
-            return self.refuse(i, state, cur);
+            return refused(i, state, cur);
         }
         debug_assert!(state == LINE || state == CROSS);
         self.trail[self.decided] = i as u32;
         self.decided += 1;
         if self.tracking.reasons {
-            self.reasons.push(reason.pack());
+            self.reasons[self.decided - 1] = reason.pack();
         }
         let layout = self.layout();
         let problem = write::write_edge(
@@ -809,51 +892,37 @@ impl Board {
                 horizontal,
             },
         );
-        let clash = match self.colouring.as_deref_mut() {
-            Some(colouring) => {
-                let across = if horizontal { self.stride } else { 1 };
-                !colouring.relate([i - across, i + across], state == LINE, self.decided)
+        if COLOURED && let Some(colouring) = self.colouring.as_deref_mut() {
+            let across = if horizontal { self.stride } else { 1 };
+            if !colouring.relate([i - across, i + across], state == LINE, self.decided)
+                && problem == 0
+            {
+                return Outcome(problem_at(COLOUR_CLASH, i));
             }
-            None => false,
-        };
-        if problem != 0 {
-            Err(self.problem(problem))
-        } else if clash {
-            Err(self.contradiction(Why::ColourClash, i))
-        } else {
-            Ok(true)
         }
+        Outcome(problem)
     }
 
-    /// `set_edge` on an edge that is not unknown: nothing to do when it already has that
-    /// state (or is off the grid and a cross is asked), a conflict otherwise.
-    #[inline(never)]
-    fn refuse(&self, i: usize, state: u8, cur: u8) -> Result<bool, Contradiction> {
-        if cur == state || (cur == OFF && state == CROSS) {
-            Ok(false)
-        } else {
-            Err(self.contradiction(
-                Why::Conflict {
-                    was: cur,
-                    asked: state,
-                },
-                i,
-            ))
-        }
-    }
-
-    /// The contradiction a [`Problem`] names.
+    /// The contradiction an [`Outcome`] other than [`Outcome::CHANGED`] and
+    /// [`Outcome::KEPT`] names.
     #[cold]
     #[inline(never)]
-    fn problem(&self, problem: Problem) -> Contradiction {
+    pub fn contradiction_of(&self, outcome: Outcome) -> Contradiction {
+        let problem = outcome.0;
         let at = (problem & 0xFFFF_FFFF_FFFF) as usize;
         let clue = || self.codes[at].trailing_zeros() as u8 - 4;
-        let why = match problem >> 48 {
+        let kind = problem >> 48;
+        let why = match kind & 0xFF {
             k if k & u64::from(EXCEEDED) != 0 => Why::ClueExceeded(clue()),
             k if k & u64::from(UNREACHABLE) != 0 => Why::ClueUnreachable(clue()),
             k if k & u64::from(THREE_LINES << 2) != 0 => Why::ThreeLines,
             k if k & u64::from(DEAD_END << 2) != 0 => Why::DeadEnd,
-            _ => Why::EarlyLoop,
+            k if k == EARLY_LOOP => Why::EarlyLoop,
+            k if k == COLOUR_CLASH => Why::ColourClash,
+            _ => Why::Conflict {
+                was: (kind >> 8) as u8 & 15,
+                asked: (kind >> 12) as u8 & 15,
+            },
         };
         self.contradiction(why, at)
     }
@@ -900,9 +969,6 @@ impl Board {
             self.codes[i] = UNKNOWN;
             let layout = self.layout();
             write::write_slots::<false>(&mut self.codes, &mut self.words, layout, i, 0, i & 1 == 1);
-        }
-        if self.tracking.reasons {
-            self.reasons.truncate(len);
         }
         self.closures.clear();
         if let Some(colouring) = self.colouring.as_deref_mut() {
@@ -964,7 +1030,7 @@ impl Board {
             }
             on_trail[t] = true;
         }
-        if self.tracking.reasons && self.reasons.len() != self.decided {
+        if self.tracking.reasons && self.reasons.len() < self.decided {
             return Err("reasons and trail differ in length".into());
         }
         let mut unsatisfied = 0;
