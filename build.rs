@@ -4,8 +4,17 @@
 use std::fmt::Write;
 use std::path::Path;
 
+/// The crate's directory, as cargo says when it runs the script (not `env!`, which would
+/// bake in the directory the script was compiled in: a target directory shared by two
+/// checkouts would then embed the other checkout's rules, or none).
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .expect("cargo sets CARGO_MANIFEST_DIR for build scripts")
+        .into()
+}
+
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    let dir = manifest_dir().join("rules");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .map(|entries| {
@@ -16,6 +25,11 @@ fn main() {
         })
         .unwrap_or_default();
     paths.sort();
+    assert!(
+        !paths.is_empty(),
+        "no rule files in {}: the built-in rule set would be empty",
+        dir.display()
+    );
     let mut code = String::from("&[\n");
     for path in &paths {
         println!("cargo:rerun-if-changed={}", path.display());
@@ -35,7 +49,7 @@ fn main() {
 
 /// FNV-1a over the files a proof's verdict depends on.
 fn prover_hash() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest_dir();
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for file in ["src/soundness.rs", "src/rules/expand.rs", "src/geometry.rs"] {
         let path = root.join(file);
