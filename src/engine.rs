@@ -4,8 +4,9 @@
 //! switches colouring on when the rules and loop closure are stuck. [`Engine::propagate`]
 //! takes a board already at a fixpoint, plus edges decided after trail position `head` (a
 //! probe or a guess), to the next fixpoint with every level on: probing and search stand on
-//! it. The engine's own queue is a stack of trail positions, newest on top, refilled from
-//! the trail whenever it grows.
+//! it. The engine's own queue is a stack of runs of trail positions (each run the edges one
+//! wake decided), the newest run on top, worked off from its start: pushed as one pair
+//! whenever the trail grows, not copied entry by entry.
 
 use crate::board::{
     Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS,
@@ -69,8 +70,9 @@ impl Tally {
 /// [`Engine::with_workspace`]) so that a stream of puzzles grows them once, not per puzzle.
 #[derive(Debug, Default)]
 pub struct Workspace {
-    /// Trail entries still to wake, newest on top.
-    queue: Vec<u32>,
+    /// Runs of trail entries still to wake (start, end), the newest run on top; a run is
+    /// worked off from its start.
+    queue: Vec<(u32, u32)>,
     /// Work space of the global deducers.
     scratch: Vec<u32>,
     /// Work space of [`Engine::init`]: the cells of a row that can match.
@@ -317,18 +319,20 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         let mut seen = head;
         loop {
             let len = board.trail().len();
-            self.work
-                .queue
-                .extend(board.trail()[seen..len].iter().rev());
-            seen = len;
-            while let Some(q) = self.work.queue.pop() {
-                let q = q as usize;
+            if len > seen {
+                self.work.queue.push((seen as u32, len as u32));
+                seen = len;
+            }
+            while let Some(run) = self.work.queue.last_mut() {
+                let q = board.trail()[run.0 as usize] as usize;
+                run.0 += 1;
+                if run.0 == run.1 {
+                    self.work.queue.pop();
+                }
                 self.wake(board, q)?;
                 let len = board.trail().len();
                 if len > seen {
-                    self.work
-                        .queue
-                        .extend(board.trail()[seen..len].iter().rev());
+                    self.work.queue.push((seen as u32, len as u32));
                     seen = len;
                 }
             }
