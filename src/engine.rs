@@ -180,7 +180,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 self.init(board, false)?;
                 for i in 0..decided {
                     let q = board.trail()[i] as usize;
-                    self.wake(board, q)?;
+                    self.wake::<true>(board, q)?;
                 }
             } else {
                 // A new level comes on: scan every cell and dot once (in memory order, which
@@ -323,18 +323,13 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 self.work.queue.push((seen as u32, len as u32));
                 seen = len;
             }
-            while let Some(run) = self.work.queue.last_mut() {
-                let q = board.trail()[run.0 as usize] as usize;
-                run.0 += 1;
-                if run.0 == run.1 {
-                    self.work.queue.pop();
-                }
-                self.wake(board, q)?;
-                let len = board.trail().len();
-                if len > seen {
-                    self.work.queue.push((seen as u32, len as u32));
-                    seen = len;
-                }
+            // Whether any cell list or general matcher watches edges is asked once, not per
+            // edge.
+            let m = self.matchers;
+            if m.has_cell_lists || !m.entries.is_empty() {
+                self.work_off::<true>(board, &mut seen)?;
+            } else {
+                self.work_off::<false>(board, &mut seen)?;
             }
             if self.switches.loop_closure {
                 let decided = loops::deduce(board, &mut self.work.scratch)?;
@@ -351,6 +346,30 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             }
             return Ok(());
         }
+    }
+
+    /// Wakes the queued trail entries, and those they decide, until the queue is empty
+    /// (`seen`: the trail entries queued so far). `WATCHERS`: whether the current matchers
+    /// have cell lists or general matchers (see [`Engine::wake`]).
+    fn work_off<const WATCHERS: bool>(
+        &mut self,
+        board: &mut Board,
+        seen: &mut usize,
+    ) -> Result<(), Contradiction> {
+        while let Some(run) = self.work.queue.last_mut() {
+            let q = board.trail()[run.0 as usize] as usize;
+            run.0 += 1;
+            if run.0 == run.1 {
+                self.work.queue.pop();
+            }
+            self.wake::<WATCHERS>(board, q)?;
+            let len = board.trail().len();
+            if len > *seen {
+                self.work.queue.push((*seen as u32, len as u32));
+                *seen = len;
+            }
+        }
+        Ok(())
     }
 
     /// Re-evaluates the dot-local variants at a dot through the dot table.
@@ -533,8 +552,14 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// mispredicted about a third of the time). The two dots share no edge but `q`, nor do
     /// the two cells, so either pair's table entries are looked up before either is applied,
     /// and one test skips the pair when neither has anything to set (the common case).
+    /// Without `WATCHERS` (the matchers have no cell lists nor general matchers), only the
+    /// dots and side cells are woken.
     #[inline(always)]
-    fn wake(&mut self, board: &mut Board, q: usize) -> Result<(), Contradiction> {
+    fn wake<const WATCHERS: bool>(
+        &mut self,
+        board: &mut Board,
+        q: usize,
+    ) -> Result<(), Contradiction> {
         let m = self.matchers;
         let s = board.stride();
         let horizontal = q & 1;
@@ -562,11 +587,13 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 }
             }
         }
-        if m.has_cell_lists {
-            self.wake_lists(board, q, board.at(q))?;
-        }
-        if !m.entries.is_empty() {
-            self.wake_general(board, q, board.at(q))?;
+        if WATCHERS {
+            if m.has_cell_lists {
+                self.wake_lists(board, q, board.at(q))?;
+            }
+            if !m.entries.is_empty() {
+                self.wake_general(board, q, board.at(q))?;
+            }
         }
         Ok(())
     }
