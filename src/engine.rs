@@ -395,12 +395,18 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         variants: &[u32; 4],
         offsets: &[isize; 4],
     ) -> Result<(), Contradiction> {
+        let entry = TableEntry {
+            anchor,
+            set,
+            variants,
+            offsets,
+        };
         // Asked once: a board without colouring is written with fewer of its fields read
         // again after each edge.
         if board.colouring().is_some() {
-            self.apply_slots::<DOT, true>(board, anchor, set, variants, offsets)
+            self.apply_slots::<DOT, true>(board, entry)
         } else {
-            self.apply_slots::<DOT, false>(board, anchor, set, variants, offsets)
+            self.apply_slots::<DOT, false>(board, entry)
         }
     }
 
@@ -409,15 +415,12 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     fn apply_slots<const DOT: bool, const COLOURED: bool>(
         &mut self,
         board: &mut Board,
-        anchor: usize,
-        set: u8,
-        variants: &[u32; 4],
-        offsets: &[isize; 4],
+        entry: TableEntry,
     ) -> Result<(), Contradiction> {
-        self.apply_slot::<DOT, COLOURED, 0>(board, anchor, set, variants, offsets)?;
-        self.apply_slot::<DOT, COLOURED, 1>(board, anchor, set, variants, offsets)?;
-        self.apply_slot::<DOT, COLOURED, 2>(board, anchor, set, variants, offsets)?;
-        self.apply_slot::<DOT, COLOURED, 3>(board, anchor, set, variants, offsets)
+        self.apply_slot::<DOT, COLOURED, 0>(board, entry)?;
+        self.apply_slot::<DOT, COLOURED, 1>(board, entry)?;
+        self.apply_slot::<DOT, COLOURED, 2>(board, entry)?;
+        self.apply_slot::<DOT, COLOURED, 3>(board, entry)
     }
 
     /// Slot `K` of [`Engine::apply_table`]: its edge is horizontal for E and W of a dot and N
@@ -426,11 +429,14 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     fn apply_slot<const DOT: bool, const COLOURED: bool, const K: usize>(
         &mut self,
         board: &mut Board,
-        anchor: usize,
-        set: u8,
-        variants: &[u32; 4],
-        offsets: &[isize; 4],
+        entry: TableEntry,
     ) -> Result<(), Contradiction> {
+        let TableEntry {
+            anchor,
+            set,
+            variants,
+            offsets,
+        } = entry;
         let bits = (set >> (2 * K)) & 3;
         if bits != 0 {
             // LINE = 2, CROSS = 4.
@@ -724,6 +730,16 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             t.decided[variant as usize] += decided;
         }
     }
+}
+
+/// A table entry being applied: the dot or cell, what to set (2 bits per slot), the variant
+/// behind each slot's conclusion, and the slots' index differences.
+#[derive(Clone, Copy)]
+struct TableEntry<'m> {
+    anchor: usize,
+    set: u8,
+    variants: &'m [u32; 4],
+    offsets: &'m [isize; 4],
 }
 
 #[inline(always)]
