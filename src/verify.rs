@@ -4,8 +4,6 @@
 //! the edges in the tests) and walks the loop over the edge states, not trusting the
 //! board's running totals.
 
-use std::hint::select_unpredictable;
-
 use crate::board::{Board, CODE_SHIFT, Contradiction, NEXT_LINE, Why, clue_of, lines_of_word};
 
 /// Checks that the board's lines form one single loop satisfying every clue; says what is wrong otherwise.
@@ -17,7 +15,15 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
     for r in 0..=rows {
         let row = board.lattice_row(2 * r);
         let mut row_lines = 0;
-        for &word in row.iter().step_by(2) {
+        // Eight lattice bytes (four dots and their edges east) at a time, then the rest.
+        let chunks = row.chunks_exact(8);
+        let rest = chunks.remainder();
+        for chunk in chunks {
+            let counts = dot_lines8(chunk.try_into().expect("eight bytes"));
+            bad |= counts & 0x0505_0505_0505_0505 != 0;
+            row_lines += (counts.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+        }
+        for &word in rest.iter().step_by(2) {
             let n = lines_of_word(u32::from(word));
             bad |= n & !2 != 0;
             row_lines += usize::from(n);
@@ -34,9 +40,8 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
     for r in 0..rows {
         // A cell's state word has its code on top.
         for &state in board.cell_row_words(r as usize) {
-            let code = (state >> CODE_SHIFT) as u8;
-            let clue = (code | 1 << 7).trailing_zeros() as u8;
-            bad |= code != 0 && lines_of_word(state) + 4 != clue;
+            let clue = (state >> (CODE_SHIFT + 4)) as usize;
+            bad |= WRONG_COUNT[clue & 15][(state & 0xFF) as usize];
         }
     }
     if bad && let Some(offender) = first_offender(board) {
@@ -49,13 +54,11 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
     // Two walkers leave `start` by its two lines and meet halfway round (a loop on the grid
     // has even length), so that the two chains of dependent reads overlap. `NEXT_LINE` gives
     // the way out of a dot from its word and the way in (4: none).
-    let stride = board.stride();
     // N, E, S, W: one dot on is two lattice steps, a stride's for N and S, forward for E and
-    // S. Worked out, not branched on (the way a loop turns is a coin toss).
-    let step = |dot: usize, k: u8| {
-        let size = select_unpredictable(k & 1 == 1, 2, 2 * stride);
-        select_unpredictable((k + 1) & 2 != 0, dot + size, dot - size)
-    };
+    // S; looked up by the way out, not worked out (the way a loop turns is a coin toss).
+    let s = 2 * board.stride() as isize;
+    let steps = [-s, 2, s, -2];
+    let step = |dot: usize, k: u8| dot.wrapping_add_signed(steps[usize::from(k & 3)]);
     let out = |dot: usize, from: u8| NEXT_LINE[usize::from(board.dot_word(dot))][usize::from(from)];
     let first = out(start, 4);
     let second = out(start, first);
@@ -66,7 +69,8 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
     let (mut b, mut from_b) = (step(start, second), second ^ 2);
     let mut walked = 2;
     while a != b && walked <= lines {
-        let (ka, kb) = (out(a, from_a), out(b, from_b));
+        // `from` is the way in, 0-3 here (4 only at the start): the lookup needs no bound.
+        let (ka, kb) = (out(a, from_a & 3), out(b, from_b & 3));
         if ka == 4 {
             return Err(board.contradiction(Why::DotDegree(1), a));
         }
@@ -81,6 +85,41 @@ pub fn check_answer(board: &Board) -> Result<(), Contradiction> {
         return Err(board.contradiction(Why::SeveralLoops, start));
     }
     Ok(())
+}
+
+/// Per clue bit (a clue cell's code is `CLUE0 << n`: its top nibble is `1 << n`; 0 for a
+/// blank) and side slots (2 bits each, `01` a line): whether the number of lines is not
+/// the clue. Counted here, not taken from the board's tables.
+static WRONG_COUNT: [[bool; 256]; 16] = {
+    let mut t = [[false; 256]; 16];
+    let mut n = 0;
+    while n < 4 {
+        let mut sides = 0;
+        while sides < 256 {
+            let mut lines = 0;
+            let mut k = 0;
+            while k < 4 {
+                lines += ((sides >> (2 * k)) & 3 == 1) as usize;
+                k += 1;
+            }
+            t[1 << n][sides] = lines != n;
+            sides += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The lines at each dot of eight lattice bytes of a dot row that start at a dot (dot, edge,
+/// dot, ...): each dot's count (0-4) in its byte, 0 in the edges' bytes. A count is odd or 4
+/// (not 0 nor 2) exactly when it has a bit of `0x05` set.
+#[inline(always)]
+fn dot_lines8(bytes: [u8; 8]) -> u64 {
+    let w = u64::from_le_bytes(bytes);
+    // A slot is a line when it reads `01`: its low bit set and its high bit clear.
+    let flags = w & !(w >> 1) & 0x0055_0055_0055_0055;
+    let pairs = (flags & 0x3333_3333_3333_3333) + ((flags >> 2) & 0x3333_3333_3333_3333);
+    (pairs & 0x0F0F_0F0F_0F0F_0F0F) + ((pairs >> 4) & 0x0F0F_0F0F_0F0F_0F0F)
 }
 
 /// The first dot with a number of lines other than 0 or 2, else the first clue cell with
@@ -144,6 +183,27 @@ mod tests {
 
     fn why(board: &Board) -> Option<Why> {
         check_answer(board).err().map(|c| c.why)
+    }
+
+    #[test]
+    fn eight_bytes_of_a_dot_row_count_each_dot_as_the_table_does() {
+        // Every dot word in every dot place, with edge bytes of every value around it.
+        for word in 0..=255u8 {
+            for place in 0..4 {
+                let mut bytes = [0u8; 8];
+                for (k, b) in bytes.iter_mut().enumerate() {
+                    *b = (word ^ (37 * k as u8)) | 1;
+                }
+                bytes[2 * place] = word;
+                let counts = dot_lines8(bytes);
+                let got = (counts >> (16 * place)) & 0xFF;
+                assert_eq!(got, u64::from(lines_of_word(u32::from(word))), "{word:08b}");
+                for k in 0..4 {
+                    let n = (counts >> (16 * k + 8)) & 0xFF;
+                    assert_eq!(n, 0, "edge byte {k}");
+                }
+            }
+        }
     }
 
     #[test]
