@@ -208,9 +208,10 @@ fn render_lattice_rows(out: &mut Vec<u8>, board: &Board, ys: std::ops::Range<usi
         let [first, second] = &ROW_CHARS[y & 1];
         let quads = cells.chunks_exact_mut(4).zip(pairs.chunks_exact(2));
         if y & 1 == 0 {
+            let [dots, edges] = &DOT_ROW_QUADS;
             for (out, pair) in quads {
-                let edge = second[usize::from(pair[1])];
-                out.copy_from_slice(&[first[usize::from(pair[0])], edge, edge, edge]);
+                let quad = dots[usize::from(pair[0])] | edges[usize::from(pair[1])];
+                out.copy_from_slice(&quad.to_le_bytes());
             }
         } else {
             for (out, pair) in quads {
@@ -245,6 +246,20 @@ static ROW_CHARS: [[[u8; 256]; 2]; 2] = {
     while n < 4 {
         t[1][1][16 << n] = b'0' + n as u8;
         n += 1;
+    }
+    t
+};
+
+/// A dot row's four bytes per lattice pair as two halves to be or-ed: per dot word, its
+/// character in the first byte ([`ROW_CHARS`]); per edge code, its character in the other
+/// three.
+static DOT_ROW_QUADS: [[u32; 256]; 2] = {
+    let mut t = [[0u32; 256]; 2];
+    let mut code = 0;
+    while code < 256 {
+        t[0][code] = ROW_CHARS[0][0][code] as u32;
+        t[1][code] = ROW_CHARS[0][1][code] as u32 * 0x0101_0100;
+        code += 1;
     }
     t
 };
