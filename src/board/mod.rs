@@ -434,8 +434,9 @@ impl Board {
                 .map(|x| if (x / stride + x) % 2 == 1 { OFF } else { 0 })
                 .collect();
         }
+        // Every code is written below (the row patterns cover them all), so the old ones need
+        // not be cleared first.
         let codes = &mut self.codes;
-        codes.clear();
         codes.resize(stride * height, 0);
         // Cells' slot words start empty but for the clue code on top; a dot's word is read
         // only once it ends a chain, which writes it first.
@@ -463,12 +464,13 @@ impl Board {
                 let first = (base + 1) >> 1;
                 let row_words = &mut words[first..first + cols];
                 for ((pair, clue), word) in row.chunks_exact_mut(2).zip(clues).zip(row_words) {
+                    // A blank's code (0) is its pattern's, and its word stays 0: written
+                    // alike, without a branch.
+                    let code = clue.map_or(0, |n| CLUE0 << n);
                     pair[0] = UNKNOWN;
-                    if let Some(n) = *clue {
-                        pair[1] = CLUE0 << n;
-                        *word = u32::from(CLUE0 << n) << CODE_SHIFT;
-                        unsatisfied += usize::from(n != 0);
-                    }
+                    pair[1] = code;
+                    *word = u32::from(code) << CODE_SHIFT;
+                    unsatisfied += usize::from(code > CLUE0);
                 }
                 row[2 * cols] = UNKNOWN;
             }
