@@ -205,21 +205,12 @@ fn render_lattice_rows(out: &mut Vec<u8>, board: &Board, ys: std::ops::Range<usi
         // Lattice pairs (dot or edge, then edge or cell) fill four bytes each; the row's last
         // point (a dot or an edge) fills one.
         let (pairs, last) = codes.split_at(2 * cols);
-        let [first, second] = &ROW_CHARS[y & 1];
-        let quads = cells.chunks_exact_mut(4).zip(pairs.chunks_exact(2));
-        if y & 1 == 0 {
-            let [dots, edges] = &DOT_ROW_QUADS;
-            for (out, pair) in quads {
-                let quad = dots[usize::from(pair[0])] | edges[usize::from(pair[1])];
-                out.copy_from_slice(&quad.to_le_bytes());
-            }
-        } else {
-            for (out, pair) in quads {
-                out[0] = first[usize::from(pair[0])];
-                out[2] = second[usize::from(pair[1])];
-            }
+        let [firsts, seconds] = &ROW_QUADS[y & 1];
+        for (out, pair) in cells.chunks_exact_mut(4).zip(pairs.chunks_exact(2)) {
+            let quad = firsts[usize::from(pair[0])] | seconds[usize::from(pair[1])];
+            out.copy_from_slice(&quad.to_le_bytes());
         }
-        cells[4 * cols] = first[usize::from(last[0])];
+        cells[4 * cols] = ROW_CHARS[y & 1][0][usize::from(last[0])];
     }
 }
 
@@ -250,15 +241,19 @@ static ROW_CHARS: [[[u8; 256]; 2]; 2] = {
     t
 };
 
-/// A dot row's four bytes per lattice pair as two halves to be or-ed: per dot word, its
-/// character in the first byte ([`ROW_CHARS`]); per edge code, its character in the other
-/// three.
-static DOT_ROW_QUADS: [[u32; 256]; 2] = {
-    let mut t = [[0u32; 256]; 2];
+/// The four bytes of a lattice pair as two halves to be or-ed, per row parity and place in
+/// the pair as in [`ROW_CHARS`], then per code: in a dot row, the dot's character in the
+/// first byte and the edge's in the other three; in a cell row, the edge's character then a
+/// space, and the cell's character then a space.
+static ROW_QUADS: [[[u32; 256]; 2]; 2] = {
+    let mut t = [[[0u32; 256]; 2]; 2];
+    let space = b' ' as u32;
     let mut code = 0;
     while code < 256 {
-        t[0][code] = ROW_CHARS[0][0][code] as u32;
-        t[1][code] = ROW_CHARS[0][1][code] as u32 * 0x0101_0100;
+        t[0][0][code] = ROW_CHARS[0][0][code] as u32;
+        t[0][1][code] = ROW_CHARS[0][1][code] as u32 * 0x0101_0100;
+        t[1][0][code] = ROW_CHARS[1][0][code] as u32 | space << 8;
+        t[1][1][code] = (ROW_CHARS[1][1][code] as u32) << 16 | space << 24;
         code += 1;
     }
     t
