@@ -192,7 +192,7 @@ mod tests {
             for place in 0..4 {
                 let mut bytes = [0u8; 8];
                 for (k, b) in bytes.iter_mut().enumerate() {
-                    *b = (word ^ (37 * k as u8)) | 1;
+                    *b = (word ^ (k as u8).wrapping_mul(37)) | 1;
                 }
                 bytes[2 * place] = word;
                 let counts = dot_lines8(bytes);
