@@ -120,7 +120,7 @@ fn clue_of_code(code: u8) -> Option<u8> {
 
 /// The clue a character of a row that passed [`bad_pairs`] stands for.
 #[inline(always)]
-fn clue_of(b: u8) -> Option<u8> {
+fn clue_of_char(b: u8) -> Option<u8> {
     clue_of_code(CLUE_CODE[b as usize])
 }
 
@@ -659,11 +659,11 @@ impl<R: Read> PuzzleReader<R> {
                     clues.extend(quad.iter().step_by(2).map(|&b| Some(b & 3)));
                 } else {
                     bad |= bad_pairs(quad);
-                    clues.extend(quad.iter().step_by(2).map(|&b| clue_of(b)));
+                    clues.extend(quad.iter().step_by(2).map(|&b| clue_of_char(b)));
                 }
             }
             bad |= bad_pairs(rest);
-            clues.extend(rest.iter().chain(last).step_by(2).map(|&b| clue_of(b)));
+            clues.extend(rest.iter().chain(last).step_by(2).map(|&b| clue_of_char(b)));
             if !bad {
                 return Ok(());
             }
