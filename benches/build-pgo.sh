@@ -57,6 +57,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$trainer" gen --rows 20 --cols 20 --count 2000 --seed 1 >"$work/g20.in"
 "$trainer" gen --rows 60 --cols 60 --count 20 --seed 2 >"$work/g60.in"
+# Only solving is trained on: the counts of the two generator runs are thrown away.
 rm -f "$raw"/*.profraw
 for input in tests/data/sample.in tests/data/puzzles-slink.in tests/data/puzzles-slitherlink.in \
     "$work/g20.in" "$work/g60.in"; do
