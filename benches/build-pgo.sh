@@ -3,6 +3,7 @@
 # (profile-guided optimisation), x86-64 Linux only:
 #
 #   benches/build-pgo.sh          # -> target/pgo/x86_64-unknown-linux-gnu/release/slink
+#   benches/build-pgo.sh --find-profdata   # prints the llvm-profdata it would use (exit 1: none)
 #
 # 1. builds an instrumented binary (`-C profile-generate`, under target/pgo-gen);
 # 2. runs it on the training streams: the sample, both corpora of tests/data, and a stream of
@@ -35,6 +36,11 @@ else
             break
         fi
     done
+fi
+if [ "${1:-}" = --find-profdata ]; then
+    [ -n "$profdata" ] && echo "$profdata"
+    [ -n "$profdata" ]
+    exit
 fi
 if [ -z "$profdata" ]; then
     echo "build-pgo.sh: no llvm-profdata (LLVM 19 or newer): 'rustup component add llvm-tools'" \
