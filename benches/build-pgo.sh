@@ -2,7 +2,7 @@
 # A statically linked release binary optimised with the profile of a training run
 # (profile-guided optimisation), x86-64 Linux only:
 #
-#   benches/build-pgo.sh          # -> target/pgo/x86_64-unknown-linux-gnu/release/slink
+#   benches/build-pgo.sh          # -> target/pgo/x86_64-unknown-linux-gnu/dist/slink
 #   benches/build-pgo.sh --find-profdata   # prints the llvm-profdata it would use (exit 1: none)
 #
 # 1. builds an instrumented binary (`-C profile-generate`, under target/pgo-gen);
@@ -54,9 +54,9 @@ mkdir -p "$raw"
 static="target.$target.rustflags = ['-C', 'target-feature=+crt-static'"
 
 echo "build-pgo.sh: instrumented build"
-CARGO_TARGET_DIR=target/pgo-gen cargo build --release --target "$target" \
+CARGO_TARGET_DIR=target/pgo-gen cargo build --profile dist --target "$target" \
     --config "$static, '-C', 'profile-generate=$raw']"
-trainer=target/pgo-gen/$target/release/slink
+trainer=target/pgo-gen/$target/dist/slink
 
 echo "build-pgo.sh: training run"
 work=$(mktemp -d)
@@ -72,6 +72,6 @@ done
 "$profdata" merge -o "$raw/slink.profdata" "$raw"/*.profraw
 
 echo "build-pgo.sh: optimised build"
-CARGO_TARGET_DIR=target/pgo cargo build --release --target "$target" \
+CARGO_TARGET_DIR=target/pgo cargo build --profile dist --target "$target" \
     --config "$static, '-C', 'profile-use=$raw/slink.profdata']"
-echo "build-pgo.sh: target/pgo/$target/release/slink"
+echo "build-pgo.sh: target/pgo/$target/dist/slink"
