@@ -8,8 +8,8 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use slink::board::Board;
-use slink::compile::RuleBook;
 use slink::puzzle::Puzzle;
+use slink::rules::compile::RuleBook;
 use slink::rules::expand::expand_all;
 use slink::rules::{BUILTIN_RULES, RuleSet, check, grammar};
 use std::hint::black_box;

@@ -15,8 +15,8 @@ use common::{corpus, count_solved, generated};
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
-use slink::compile::RuleBook;
 use slink::puzzle::Puzzle;
+use slink::rules::compile::RuleBook;
 use slink::rules::{BUILTIN_RULES, Deducer, RuleSet};
 use slink::solve::Solver;
 use std::hint::black_box;

@@ -28,9 +28,10 @@ use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
     measurement::WallTime,
 };
-use slink::compile::{RuleBook, Switches};
+use slink::deduce::{Deducer, DeducerSet};
 use slink::puzzle::Puzzle;
 use slink::rules::RuleSet;
+use slink::rules::compile::RuleBook;
 use slink::solve::{Outcome, SolveOptions, Solver};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -220,10 +221,7 @@ fn complete(c: &mut Criterion) {
         real.puzzles.len() as u64,
     );
     let options = SolveOptions {
-        switches: Switches {
-            search: false,
-            ..Switches::ALL
-        },
+        switches: DeducerSet::ALL.without(Deducer::Search),
         ..SolveOptions::default()
     };
     let mut deducer = Solver::with_options(RuleBook::new(RuleSet::builtin()), options);

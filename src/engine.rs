@@ -11,8 +11,8 @@
 use crate::board::{
     Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS,
 };
-use crate::compile::{CellTest, Entry, Matchers, RuleBook, Stages, Switches};
-use crate::{colouring, loops};
+use crate::deduce::{self, Call, Deducer, DeducerSet, PerDeducer, Phase};
+use crate::rules::compile::{CellTest, Entry, Matchers, RuleBook, Stages};
 use std::hint::select_unpredictable;
 
 /// Counts of what each variant and deducer did, kept when statistics are asked for.
@@ -24,15 +24,6 @@ pub struct Tally {
     pub decided: Vec<u64>,
     /// Per variant: premise tests tried.
     pub tried: Vec<u64>,
-}
-
-/// Edges the global deducers decided (always counted: one addition per deducer run).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Deduced {
-    /// By loop closure.
-    pub closure: u64,
-    /// By colouring.
-    pub colouring: u64,
 }
 
 impl Tally {
@@ -86,10 +77,13 @@ pub struct Engine<'a, const COUNT: bool = false> {
     stages: &'a Stages,
     /// The matchers running now (of the current level).
     matchers: &'a Matchers,
-    switches: Switches,
+    switches: DeducerSet,
     tally: Option<&'a mut Tally>,
     work: Workspace,
-    deduced: Deduced,
+    /// Edges each deducer decided (always counted: one addition per deducer run).
+    deduced: PerDeducer<u64>,
+    /// The deducers on that run inside propagation, in order.
+    at_fixpoint: Vec<Deducer>,
 }
 
 impl<'a> Engine<'a, false> {
@@ -100,10 +94,11 @@ impl<'a> Engine<'a, false> {
             book,
             stages,
             matchers: &stages.stage(0).all,
-            switches: book.switches(),
+            switches: book.deducers(),
             tally: None,
             work: Workspace::default(),
-            deduced: Deduced::default(),
+            deduced: PerDeducer::default(),
+            at_fixpoint: fixpoint_deducers(book.deducers()),
         }
     }
 
@@ -117,14 +112,16 @@ impl<'a> Engine<'a, false> {
             tally: Some(tally),
             work: self.work,
             deduced: self.deduced,
+            at_fixpoint: self.at_fixpoint,
         }
     }
 }
 
 impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// The same engine with only these deducers on (of those the rule set switches on).
-    pub fn with_switches(mut self, switches: Switches) -> Self {
-        self.switches = self.book.switches().and(switches);
+    pub fn with_switches(mut self, switches: DeducerSet) -> Self {
+        self.switches = self.book.deducers().and(switches);
+        self.at_fixpoint = fixpoint_deducers(self.switches);
         self
     }
 
@@ -140,12 +137,12 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     }
 
     /// The deducers on.
-    pub fn switches(&self) -> Switches {
+    pub fn switches(&self) -> DeducerSet {
         self.switches
     }
 
-    /// Edges the global deducers decided so far.
-    pub fn deduced(&self) -> Deduced {
+    /// Edges each global deducer decided so far.
+    pub fn deduced(&self) -> PerDeducer<u64> {
         self.deduced
     }
 
@@ -196,9 +193,14 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             self.matchers = &stage.all;
             self.propagate_here(board, decided)?;
         }
-        if self.switches.colouring && board.unknown() > 0 && board.colouring().is_none() {
+        // The deducers that come on only when the rules are stuck (colouring) come on now.
+        for k in 0..self.at_fixpoint.len() {
+            if board.unknown() == 0 {
+                break;
+            }
             let head = board.trail().len();
-            board.start_colouring()?;
+            let d = self.at_fixpoint[k];
+            self.deduced[d] += deduce::at_fixpoint(d, Call::ComeOn, board, &mut self.work.scratch)?;
             self.propagate_here(board, head)?;
         }
         Ok(level)
@@ -331,20 +333,20 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             } else {
                 self.work_off::<false>(board, &mut seen)?;
             }
-            if self.switches.loop_closure {
-                let decided = loops::deduce(board, &mut self.work.scratch)?;
-                self.deduced.closure += decided;
-                if decided > 0 {
-                    continue;
-                }
-            }
-            if board.colouring().is_some() {
-                self.deduced.colouring += colouring::deduce(board, &mut self.work.scratch)?;
+            // The global deducers that run inside propagation, in order: when one decides
+            // something, the rules go first again.
+            let mut changed = false;
+            for &d in &self.at_fixpoint {
+                let decided = deduce::at_fixpoint(d, Call::Deduce, board, &mut self.work.scratch)?;
+                self.deduced[d] += decided;
                 if board.trail().len() > seen {
-                    continue;
+                    changed = true;
+                    break;
                 }
             }
-            return Ok(());
+            if !changed {
+                return Ok(());
+            }
         }
     }
 
@@ -732,6 +734,13 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     }
 }
 
+/// The deducers of `set` that run inside propagation, in [`Deducer::ALL`] order.
+fn fixpoint_deducers(set: DeducerSet) -> Vec<Deducer> {
+    set.iter()
+        .filter(|d| d.phase() == Phase::Fixpoint)
+        .collect()
+}
+
 /// A table entry being applied: the dot or cell, what to set (2 bits per slot), the variant
 /// behind each slot's conclusion, and the slots' index differences.
 #[derive(Clone, Copy)]
@@ -758,7 +767,7 @@ mod tests {
         let book = RuleBook::new(RuleSet::builtin());
         let puzzle = parse_all("t", text.as_bytes()).unwrap().remove(0);
         let tracking = crate::board::Tracking {
-            closures: book.loop_closure(),
+            closures: book.deducers().contains(Deducer::LoopClosure),
             reasons: false,
         };
         let mut board = Board::new(&puzzle, book.margin, tracking);

@@ -42,9 +42,9 @@ impl Puzzle {
     ///
     /// Blank cells are written as `.`.
     pub fn write_to(&self, out: &mut Vec<u8>) {
-        crate::render::push_decimal(out, self.rows);
+        crate::format::ascii::push_decimal(out, self.rows);
         out.push(b' ');
-        crate::render::push_decimal(out, self.cols);
+        crate::format::ascii::push_decimal(out, self.cols);
         out.push(b'\n');
         out.reserve(self.rows * (2 * self.cols).max(1));
         for r in 0..self.rows {

@@ -1,12 +1,13 @@
 //! Solving one puzzle with a rule book: lay out the board, deduce (rules, loop closure, colouring, probing), search when deduction is stuck, and name the outcome.
 
 use crate::board::{Board, Contradiction, Tracking};
-use crate::budget::{Budget, Halt, Limit};
-use crate::compile::{RuleBook, Stages, Switches};
+use crate::deduce::budget::{Budget, Halt, Limit};
+use crate::deduce::probing::Prober;
+use crate::deduce::search::{Found, SearchCounts, exhausted, search};
+use crate::deduce::{Deducer, DeducerSet, PerDeducer};
 use crate::engine::{Engine, Tally, Workspace};
-use crate::probing::Prober;
 use crate::puzzle::Puzzle;
-use crate::search::{Found, SearchCounts, exhausted, search};
+use crate::rules::compile::{RuleBook, Stages};
 use crate::verify::check_answer;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -50,7 +51,7 @@ impl Outcome {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SolveOptions {
     /// Deducers allowed (a mask over the rule set's `use` lines).
-    pub switches: Switches,
+    pub switches: DeducerSet,
     /// At most this many search nodes per puzzle.
     pub max_nodes: Option<u64>,
     /// At most this much time per puzzle.
@@ -64,16 +65,12 @@ pub struct SolveOptions {
 pub struct Report {
     /// The highest rule level that ran.
     pub level: u32,
-    /// Edges loop closure decided (in probes and search branches too).
-    pub closure_decided: u64,
-    /// Edges colouring decided (in probes and search branches too).
-    pub colouring_decided: u64,
+    /// Edges each deducer decided (work: in probes and search branches too).
+    pub decided: PerDeducer<u64>,
     /// Whether colouring came on (the rules and loop closure were stuck).
     pub colouring_on: bool,
     /// Probes made.
     pub probes: u64,
-    /// Edges probing decided.
-    pub probing_decided: u64,
     /// What search did.
     pub search: SearchCounts,
 }
@@ -134,8 +131,8 @@ impl Solver {
     }
 
     /// The deducers in use: those the rule set switches on and the options allow.
-    pub fn switches(&self) -> Switches {
-        self.book.switches().and(self.options.switches)
+    pub fn switches(&self) -> DeducerSet {
+        self.book.deducers().and(self.options.switches)
     }
 
     /// Takes back a board that is no longer needed, to lay out the next puzzle on its memory
@@ -163,7 +160,7 @@ impl Solver {
     fn run(&mut self, puzzle: &Puzzle, tally: Option<&mut Tally>) -> Attempt {
         let switches = self.switches();
         let tracking = Tracking {
-            closures: switches.loop_closure,
+            closures: switches.contains(Deducer::LoopClosure),
             reasons: self.options.reasons,
         };
         let board = match self.spare.take() {
@@ -218,7 +215,7 @@ fn finish<const C: bool>(
             Err(c) => break 'outcome Outcome::Contradiction(c),
         }
         report.colouring_on = board.colouring().is_some();
-        if board.unknown() > 0 && switches.probing {
+        if board.unknown() > 0 && switches.contains(Deducer::Probing) {
             match prober.run(&mut engine, &mut board, &budget) {
                 Ok(_) => {}
                 Err(Halt::Contradiction(c)) => break 'outcome Outcome::Contradiction(c),
@@ -230,9 +227,9 @@ fn finish<const C: bool>(
                 }
             }
         }
-        if board.unknown() > 0 && switches.search {
+        if board.unknown() > 0 && switches.contains(Deducer::Search) {
             let mut found = Found::default();
-            let probing = switches.probing.then_some(&mut *prober);
+            let probing = switches.contains(Deducer::Probing).then_some(&mut *prober);
             let result = search(
                 &mut engine,
                 &mut board,
@@ -262,11 +259,9 @@ fn finish<const C: bool>(
             },
         }
     };
-    let deduced = engine.deduced();
-    report.closure_decided = deduced.closure;
-    report.colouring_decided = deduced.colouring;
+    report.decided = engine.deduced();
+    report.decided[Deducer::Probing] = prober.decided;
     report.probes = prober.probes;
-    report.probing_decided = prober.decided;
     let attempt = Attempt {
         board,
         outcome,

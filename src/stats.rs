@@ -12,9 +12,10 @@
 //! and the table says so. With the per-puzzle view it also keeps one line per puzzle.
 
 use crate::board::{Board, Reason};
-use crate::compile::{RuleBook, Switches};
+use crate::deduce::{Deducer, DeducerSet, PerDeducer};
 use crate::engine::Tally;
 use crate::puzzle::Puzzle;
+use crate::rules::compile::RuleBook;
 use crate::solve::{Attempt, Outcome, Report, Solver};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
@@ -86,14 +87,8 @@ pub struct RuleCounts {
 pub struct Deciders {
     /// Edges per rule (by rule index).
     pub per_rule: Vec<u64>,
-    /// Edges decided by loop closure.
-    pub closure: u64,
-    /// Edges decided by colouring.
-    pub colouring: u64,
-    /// Edges decided by probing.
-    pub probing: u64,
-    /// Edges guessed by search.
-    pub guessed: u64,
+    /// Edges decided by each deducer (by search: its guesses).
+    pub by: PerDeducer<u64>,
 }
 
 impl Deciders {
@@ -110,10 +105,8 @@ impl Deciders {
                         d.per_rule[r] += 1;
                     }
                 }
-                Reason::LoopClosure => d.closure += 1,
-                Reason::Colouring => d.colouring += 1,
-                Reason::Probing => d.probing += 1,
-                Reason::Guess => d.guessed += 1,
+                Reason::By(deducer) => d.by[deducer] += 1,
+                Reason::Guess => d.by[Deducer::Search] += 1,
                 Reason::Given => {}
             }
         }
@@ -160,7 +153,7 @@ pub struct Stats {
     /// Per rule totals, by rule index.
     pub rules: Vec<RuleCounts>,
     /// The deducers in use.
-    pub switches: Switches,
+    pub switches: DeducerSet,
     /// Edges of the final boards decided by the deducers and by guesses.
     pub deciders: Deciders,
     /// Probes made.
@@ -191,7 +184,7 @@ pub struct Stats {
 
 impl Stats {
     /// Empty statistics for a rule book whose solver uses `switches`, to be printed in `view`.
-    pub fn new(book: &RuleBook, switches: Switches, view: StatsView) -> Stats {
+    pub fn new(book: &RuleBook, switches: DeducerSet, view: StatsView) -> Stats {
         Stats {
             view,
             names: book.set.rules.iter().map(|r| r.name.clone()).collect(),
@@ -277,10 +270,7 @@ impl Stats {
             Ending::Limit => self.limit += 1,
         }
         self.time += time;
-        self.deciders.closure += deciders.closure;
-        self.deciders.colouring += deciders.colouring;
-        self.deciders.probing += deciders.probing;
-        self.deciders.guessed += deciders.guessed;
+        self.deciders.by.add(&deciders.by);
         for (counts, &n) in self.rules.iter_mut().zip(&deciders.per_rule) {
             counts.decided += n;
         }
@@ -344,28 +334,11 @@ impl Stats {
 
     /// The per-rule table, with the deducers' rows, totals, outcomes and the total solve time.
     pub fn rules_table(&self) -> String {
-        let deducer_rows: Vec<(&str, u64)> = [
-            (
-                self.switches.loop_closure,
-                "loop closure",
-                self.deciders.closure,
-            ),
-            (
-                self.switches.colouring,
-                "colouring",
-                self.deciders.colouring,
-            ),
-            (self.switches.probing, "probing", self.deciders.probing),
-            (
-                self.switches.search,
-                "search guesses",
-                self.deciders.guessed,
-            ),
-        ]
-        .into_iter()
-        .filter(|&(on, _, _)| on)
-        .map(|(_, name, n)| (name, n))
-        .collect();
+        let deducer_rows: Vec<(&str, u64)> = self
+            .switches
+            .iter()
+            .map(|d| (d.row(), self.deciders.by[d]))
+            .collect();
         let name_width = self
             .names
             .iter()
@@ -453,7 +426,7 @@ impl Stats {
                 share(attributed, total_seconds),
             ],
         );
-        if self.switches.probing || self.switches.search {
+        if self.switches.contains(Deducer::Probing) || self.switches.contains(Deducer::Search) {
             writeln!(
                 s,
                 "probes: {}; search nodes: {}, deepest search: {} guesses",
@@ -494,10 +467,19 @@ impl Stats {
     /// with their edge counts).
     pub fn puzzles_table(&self) -> String {
         let mut s = String::new();
+        write!(
+            s,
+            "{:>7}  {:>7}  {:<11}  {:>10}",
+            "puzzle", "size", "outcome", "time ms"
+        )
+        .unwrap();
+        for d in Deducer::ALL {
+            write!(s, "  {:>7}", d.column()).unwrap();
+        }
         writeln!(
             s,
-            "{:>7}  {:>7}  {:<11}  {:>10}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  rules needed (edges decided)",
-            "puzzle", "size", "outcome", "time ms", "closure", "colour", "probing", "guessed", "unknown", "probes", "nodes"
+            "  {:>7}  {:>7}  {:>7}  rules needed (edges decided)",
+            "unknown", "probes", "nodes"
         )
         .unwrap();
         for p in &self.puzzles {
@@ -513,20 +495,22 @@ impl Stats {
                 rules.push('-');
             }
             let d = &p.deciders;
-            writeln!(
+            write!(
                 s,
-                "{:>7}  {:>7}  {:<11}  {:>10.3}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {rules}",
+                "{:>7}  {:>7}  {:<11}  {:>10.3}",
                 p.number,
                 size,
                 p.ending.word(),
                 p.time.as_secs_f64() * 1e3,
-                d.closure,
-                d.colouring,
-                d.probing,
-                d.guessed,
-                p.unknown,
-                p.report.probes,
-                p.report.search.nodes,
+            )
+            .unwrap();
+            for (_, n) in d.by.iter() {
+                write!(s, "  {n:>7}").unwrap();
+            }
+            writeln!(
+                s,
+                "  {:>7}  {:>7}  {:>7}  {rules}",
+                p.unknown, p.report.probes, p.report.search.nodes,
             )
             .unwrap();
         }
@@ -573,7 +557,7 @@ mod tests {
 
     fn stats(view: StatsView) -> Stats {
         let book = book();
-        let switches = book.switches();
+        let switches = book.deducers();
         Stats::new(&book, switches, view)
     }
 
@@ -661,7 +645,7 @@ mod tests {
         for (line, p) in stats.puzzles.iter().zip(&puzzles) {
             let edges = (p.rows + 1) * p.cols + p.rows * (p.cols + 1);
             let d = &line.deciders;
-            let by_deducers = d.closure + d.colouring + d.probing + d.guessed;
+            let by_deducers = d.by.total();
             assert_eq!(
                 d.by_rules() + by_deducers + line.unknown as u64,
                 edges as u64,
@@ -675,11 +659,7 @@ mod tests {
             from_lines += d.by_rules() + by_deducers;
         }
         let d = &stats.deciders;
-        let from_totals: u64 = stats.rules.iter().map(|r| r.decided).sum::<u64>()
-            + d.closure
-            + d.colouring
-            + d.probing
-            + d.guessed;
+        let from_totals: u64 = stats.rules.iter().map(|r| r.decided).sum::<u64>() + d.by.total();
         assert_eq!(from_lines, from_totals);
     }
 

@@ -577,10 +577,14 @@ fn grades_name_the_level_and_the_deducers_a_puzzle_needed() {
         .collect();
     let in_json = records
         .iter()
-        .filter(|r| r["grade"]["search"] == true)
+        .filter(|r| r["grade"]["needed"]["search"] == true)
         .count();
     assert_eq!(in_json, searched, "the json grade says the same");
-    assert!(records.iter().any(|r| r["grade"]["probing"] == true));
+    assert!(
+        records
+            .iter()
+            .any(|r| r["grade"]["needed"]["probing"] == true)
+    );
 }
 
 #[test]

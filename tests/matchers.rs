@@ -6,10 +6,11 @@
 //! general watch index takes (`tests/fixtures/general/`).
 
 use slink::board::{Board, CROSS, LINE, Reason, Tracking, UNKNOWN};
-use slink::compile::{RuleBook, Switches};
+use slink::deduce::DeducerSet;
 use slink::engine::Engine;
 use slink::generate::Rng;
 use slink::puzzle::Puzzle;
+use slink::rules::compile::RuleBook;
 use slink::rules::{Glyph, RuleSet};
 use std::collections::HashMap;
 
@@ -237,12 +238,7 @@ fn compare(book: &RuleBook, cases: u64, salt: u64) {
             continue;
         }
         let stages = book.stages(board.stride(), true);
-        let none = Switches {
-            loop_closure: false,
-            colouring: false,
-            probing: false,
-            search: false,
-        };
+        let none = DeducerSet::NONE;
         let compiled = Engine::new(book, &stages)
             .with_switches(none)
             .start(&mut board);

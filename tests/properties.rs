@@ -5,11 +5,11 @@
 
 use proptest::prelude::*;
 use slink::board::{Board, CROSS, LINE, UNKNOWN};
-use slink::compile::RuleBook;
-use slink::compile::Switches;
+use slink::deduce::{Deducer, DeducerSet};
 use slink::generate::{Rng, Solution, random_loop_puzzle};
 use slink::puzzle::{Puzzle, parse_all};
 use slink::rules::RuleSet;
+use slink::rules::compile::RuleBook;
 use slink::solve::{Outcome, SolveOptions, Solver};
 use slink::verify::check_answer;
 
@@ -20,10 +20,7 @@ fn solver() -> Solver {
 /// The built-in rules with every deducer but search.
 fn deducer() -> Solver {
     let options = SolveOptions {
-        switches: Switches {
-            search: false,
-            ..Switches::ALL
-        },
+        switches: DeducerSet::ALL.without(Deducer::Search),
         ..SolveOptions::default()
     };
     Solver::with_options(RuleBook::new(RuleSet::builtin()), options)

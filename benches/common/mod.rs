@@ -4,9 +4,9 @@
 //! Each bench target includes this module and uses only part of it.
 #![allow(dead_code)]
 
+use slink::format::ascii::render_board;
 use slink::generate::{GenOptions, Generator};
 use slink::puzzle::{Puzzle, PuzzleReader, parse_all};
-use slink::render::render_board;
 use slink::solve::{Outcome, Solver};
 use std::path::{Path, PathBuf};
 

@@ -9,11 +9,12 @@
 //! which replays every input under `fuzz/regressions/` and then random byte vectors.
 
 use arbitrary::{Arbitrary, Unstructured};
-use slink::compile::{RuleBook, Switches};
+use slink::deduce::{Deducer, DeducerSet};
 use slink::puzzle::{Puzzle, PuzzleReader};
 use slink::rules::RuleSet;
+use slink::rules::compile::RuleBook;
+use slink::rules::prove::{Budget, prove_with};
 use slink::solve::{Outcome, SolveOptions, Solver};
-use slink::soundness::{Budget, prove_with};
 use std::collections::HashSet;
 use std::io;
 use std::sync::OnceLock;
@@ -134,10 +135,10 @@ pub fn rule_files(data: &[u8]) {
         let verdict = prove_with(rule, Budget { steps: 300_000 }, &mut |_| {});
         sound &= verdict.is_safe();
     }
-    let _ = slink::soundness::overlaps(&set.rules);
-    let _ = slink::examples::run_all(&set);
+    let _ = slink::rules::prove::overlaps(&set.rules);
+    let _ = slink::rules::examples::run_all(&set);
     let options = SolveOptions {
-        switches: Switches::ALL,
+        switches: DeducerSet::ALL,
         max_nodes: Some(2_000),
         ..SolveOptions::default()
     };
@@ -147,7 +148,7 @@ pub fn rule_files(data: &[u8]) {
         if attempt.outcome.has_answer() {
             slink::verify::check_answer(&attempt.board).expect("an answer is a checked loop");
         }
-        if sound && solver.switches().search {
+        if sound && solver.switches().contains(Deducer::Search) {
             assert!(
                 !matches!(attempt.outcome, Outcome::Contradiction(_)),
                 "proven rules say a solvable puzzle has no solution"
@@ -160,7 +161,7 @@ pub fn rule_files(data: &[u8]) {
 #[derive(Debug)]
 struct SmallPuzzle {
     puzzle: Puzzle,
-    switches: Switches,
+    switches: DeducerSet,
     max_nodes: u64,
 }
 
@@ -175,12 +176,16 @@ impl<'a> Arbitrary<'a> for SmallPuzzle {
                 _ => None,
             });
         }
-        let switches = Switches {
-            loop_closure: true,
-            colouring: u.arbitrary()?,
-            probing: u.arbitrary()?,
-            search: u.ratio(7, 8)?,
-        };
+        let mut switches = DeducerSet::ALL;
+        for (d, on) in [
+            (Deducer::Colouring, u.arbitrary()?),
+            (Deducer::Probing, u.arbitrary()?),
+            (Deducer::Search, u.ratio(7, 8)?),
+        ] {
+            if !on {
+                switches = switches.without(d);
+            }
+        }
         Ok(SmallPuzzle {
             puzzle: Puzzle { rows, cols, clues },
             switches,

@@ -12,13 +12,15 @@
 //! the edges, as Tatham's Loopy does.
 
 mod chains;
+pub mod colours;
 mod write;
 pub(crate) use chains::{DEFERRED, NEXT_LINE};
 pub mod contradiction;
 
-use crate::colouring::Colouring;
+use crate::deduce::Deducer;
 use crate::geometry::CELL_SLOTS;
 use crate::puzzle::Puzzle;
+use colours::Colouring;
 pub use contradiction::{Contradiction, Why};
 
 /// Edge state: not decided yet.
@@ -50,7 +52,8 @@ pub fn clue_of(code: u8) -> Option<u8> {
     (code >= CLUE0).then(|| code.trailing_zeros() as u8 - 4)
 }
 
-/// Why an edge was decided.
+/// Why an edge was decided: what the trail records for each entry, and what statistics and
+/// explanations read back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
     /// A rule variant (index into the rule book) matched with its origin at this lattice index.
@@ -60,12 +63,8 @@ pub enum Reason {
         /// Lattice index of the variant's origin.
         anchor: u32,
     },
-    /// The loop-closure deducer.
-    LoopClosure,
-    /// The inside/outside colouring deducer.
-    Colouring,
-    /// Probing: one way of this edge (or of another) led to a contradiction, or both agreed.
-    Probing,
+    /// A global deducer.
+    By(Deducer),
     /// A guess made by search.
     Guess,
     /// Given before solving started (an example board's lines and crosses).
@@ -73,20 +72,17 @@ pub enum Reason {
 }
 
 impl Reason {
-    const LOOP_CLOSURE: u32 = u32::MAX;
-    const GUESS: u32 = u32::MAX - 1;
-    const GIVEN: u32 = u32::MAX - 2;
-    const COLOURING: u32 = u32::MAX - 3;
-    const PROBING: u32 = u32::MAX - 4;
+    const GUESS: u32 = u32::MAX;
+    const GIVEN: u32 = u32::MAX - 1;
+    /// `By(d)` packs as `BY - d.index()`.
+    const BY: u32 = u32::MAX - 2;
 
     /// Packs the reason into 8 bytes for the trail: the variant (or a kind) and the anchor.
     #[inline]
     fn pack(self) -> u64 {
         let (kind, anchor) = match self {
             Reason::Rule { variant, anchor } => (variant, anchor),
-            Reason::LoopClosure => (Self::LOOP_CLOSURE, 0),
-            Reason::Colouring => (Self::COLOURING, 0),
-            Reason::Probing => (Self::PROBING, 0),
+            Reason::By(d) => (Self::BY - d.index() as u32, 0),
             Reason::Guess => (Self::GUESS, 0),
             Reason::Given => (Self::GIVEN, 0),
         };
@@ -96,11 +92,11 @@ impl Reason {
     /// The reason packed by [`Reason::pack`].
     fn unpack(packed: u64) -> Reason {
         match (packed >> 32) as u32 {
-            Self::LOOP_CLOSURE => Reason::LoopClosure,
-            Self::COLOURING => Reason::Colouring,
-            Self::PROBING => Reason::Probing,
             Self::GUESS => Reason::Guess,
             Self::GIVEN => Reason::Given,
+            kind if kind > Self::BY - Deducer::COUNT as u32 => {
+                Reason::By(Deducer::ALL[(Self::BY - kind) as usize])
+            }
             variant => Reason::Rule {
                 variant,
                 anchor: packed as u32,

@@ -279,7 +279,7 @@ fn a_two_with_one_side_each_way_relates_its_other_two_neighbours() {
     b.set_edge(h(&b, 1, 1), LINE, Reason::Given).unwrap();
     b.set_edge(v(&b, 1, 2), CROSS, Reason::Given).unwrap();
     b.start_colouring().unwrap();
-    crate::colouring::deduce(&mut b, &mut Vec::new()).unwrap();
+    crate::deduce::colouring::deduce(&mut b, &mut Vec::new()).unwrap();
     let (left, below) = (b.index(3, 1), b.index(5, 3));
     assert_eq!(b.colouring().unwrap().relation(left, below), Some(true));
 }
@@ -301,10 +301,16 @@ fn a_closing_edge_left_open_becomes_a_cross_once_a_line_lies_elsewhere() {
     // loop closure leaves it; a line found later off that chain makes it a cross.
     let (mut b, closing) = middle_cell_open_on_the_left();
     let mut scratch = Vec::new();
-    assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(0));
+    assert_eq!(
+        crate::deduce::loop_closure::deduce(&mut b, &mut scratch),
+        Ok(0)
+    );
     assert_eq!(b.at(closing), UNKNOWN);
     b.set_edge(h(&b, 0, 0), LINE, Reason::Given).unwrap();
-    assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(1));
+    assert_eq!(
+        crate::deduce::loop_closure::deduce(&mut b, &mut scratch),
+        Ok(1)
+    );
     assert_eq!(b.at(closing), CROSS);
 }
 
@@ -315,9 +321,15 @@ fn a_deferred_edge_that_became_a_line_later_is_no_closing_line() {
     // and loop closure must not cross every other edge as if the answer were complete.
     let (mut b, closing) = middle_cell_open_on_the_left();
     let mut scratch = Vec::new();
-    assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(0));
+    assert_eq!(
+        crate::deduce::loop_closure::deduce(&mut b, &mut scratch),
+        Ok(0)
+    );
     b.undo_to(0);
     b.set_edge(closing, LINE, Reason::Given).unwrap();
-    assert_eq!(crate::loops::deduce(&mut b, &mut scratch), Ok(0));
+    assert_eq!(
+        crate::deduce::loop_closure::deduce(&mut b, &mut scratch),
+        Ok(0)
+    );
     assert_eq!(b.at(h(&b, 0, 0)), UNKNOWN);
 }

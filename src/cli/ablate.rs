@@ -8,10 +8,10 @@
 
 use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg};
-use crate::compile::RuleBook;
-use crate::compile::Switches;
+use crate::deduce::{Deducer, DeducerSet};
 use crate::puzzle::{Puzzle, PuzzleReader};
-use crate::rules::{Deducer, RuleSet};
+use crate::rules::RuleSet;
+use crate::rules::compile::RuleBook;
 use crate::solve::{Outcome, SolveOptions, Solver};
 use clap::Args;
 use std::fmt::Write as _;
@@ -114,10 +114,7 @@ pub struct Report {
 /// A solver that deduces only (no search).
 fn deducer(set: RuleSet) -> Solver {
     let options = SolveOptions {
-        switches: Switches {
-            search: false,
-            ..Switches::ALL
-        },
+        switches: DeducerSet::ALL.without(Deducer::Search),
         ..SolveOptions::default()
     };
     Solver::with_options(RuleBook::new(set), options)

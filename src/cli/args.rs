@@ -6,24 +6,51 @@ use super::{EXIT_BAD_INPUT, EXIT_OK};
 use clap::error::ErrorKind;
 use std::ffi::OsString;
 
-/// The command names, and the subcommands of `rules`.
-const COMMANDS: &[&str] = &["solve", "rules", "gen", "explain", "convert"];
-const RULES_COMMANDS: &[&str] = &["check", "test", "ablate"];
-/// Options that take a value as the next argument (when not written `--name=value`).
-const VALUED: &[&str] = &[
-    "--rules",
-    "--max-nodes",
-    "--timeout",
-    "--max-cells",
-    "--format",
-    "--color",
-    "--colour",
-    "--jobs",
-    "-j",
-    "--every",
-    "--html",
-    "--to",
-];
+/// What option hoisting needs to know of the command line, read off clap's own definition
+/// (so that a new command or option cannot be forgotten here).
+struct Grammar {
+    /// Each command's name with the names of its subcommands (`rules` has `check`, ...).
+    commands: Vec<(String, Vec<String>)>,
+    /// Options that take a value as the next argument (when not written `--name=value`).
+    valued: Vec<String>,
+}
+
+impl Grammar {
+    fn of(cmd: &clap::Command) -> Grammar {
+        let mut valued = Vec::new();
+        collect_valued(cmd, &mut valued);
+        let commands = cmd
+            .get_subcommands()
+            .map(|c| {
+                let subs = c
+                    .get_subcommands()
+                    .map(|s| s.get_name().to_string())
+                    .collect();
+                (c.get_name().to_string(), subs)
+            })
+            .collect();
+        Grammar { commands, valued }
+    }
+}
+
+/// Adds the options of `cmd` and its subcommands that take a value.
+fn collect_valued(cmd: &clap::Command, valued: &mut Vec<String>) {
+    for arg in cmd.get_arguments() {
+        // `--stats=VIEW` takes its value only after `=`.
+        if !arg.get_action().takes_values() || arg.is_positional() || arg.is_require_equals_set() {
+            continue;
+        }
+        let longs = arg.get_long_and_visible_aliases().unwrap_or_default();
+        valued.extend(longs.into_iter().map(|l| format!("--{l}")));
+        if let Some(short) = arg.get_short() {
+            valued.push(format!("-{short}"));
+        }
+    }
+    for sub in cmd.get_subcommands() {
+        collect_valued(sub, valued);
+    }
+}
+
 /// Options that must stay where they are: help and version.
 const STAY: &[&str] = &["-h", "--help", "-V", "--version"];
 
@@ -33,6 +60,7 @@ const STAY: &[&str] = &["-h", "--help", "-V", "--version"];
 /// (the top level accepts the options and files of `solve`). An option the command does not
 /// take is then reported by clap against that command.
 pub fn hoist_options(args: Vec<OsString>) -> Vec<OsString> {
+    let grammar = Grammar::of(&<super::Cli as clap::CommandFactory>::command());
     let mut i = 1;
     let mut options = Vec::new();
     while i < args.len() {
@@ -44,22 +72,28 @@ pub fn hoist_options(args: Vec<OsString>) -> Vec<OsString> {
             return args;
         }
         options.push(i);
-        if VALUED.contains(&arg) {
+        if grammar.valued.iter().any(|v| v == arg) {
             i += 1;
             options.push(i);
         }
         i += 1;
     }
     let command = args.get(i).and_then(|a| a.to_str());
-    if options.is_empty() || !command.is_some_and(|c| COMMANDS.contains(&c)) {
+    let Some((_, subcommands)) = grammar
+        .commands
+        .iter()
+        .find(|(name, _)| command == Some(name.as_str()))
+    else {
+        return args;
+    };
+    if options.is_empty() {
         return args;
     }
     let mut path_end = i + 1;
-    if command == Some("rules")
-        && args
-            .get(path_end)
-            .and_then(|a| a.to_str())
-            .is_some_and(|c| RULES_COMMANDS.contains(&c))
+    if args
+        .get(path_end)
+        .and_then(|a| a.to_str())
+        .is_some_and(|c| subcommands.iter().any(|s| s == c))
     {
         path_end += 1;
     }
@@ -150,6 +184,23 @@ mod tests {
             hoisted(&["slink", "--rules=d", "--no-search", "solve", "f.in"]),
             ["slink", "solve", "--rules=d", "--no-search", "f.in"]
         );
+    }
+
+    #[test]
+    fn every_command_and_valued_option_of_clap_is_known() {
+        // `discover` was once left out of a hand-kept list.
+        assert_eq!(
+            hoisted(&[
+                "slink", "--rules", "rules", "rules", "discover", "--window", "1x1"
+            ]),
+            [
+                "slink", "rules", "discover", "--rules", "rules", "--window", "1x1"
+            ]
+        );
+        let grammar = Grammar::of(&<crate::cli::Cli as clap::CommandFactory>::command());
+        for option in ["--window", "--every", "--to", "--rows", "--timeout", "-j"] {
+            assert!(grammar.valued.iter().any(|v| v == option), "{option}");
+        }
     }
 
     #[test]

@@ -6,12 +6,12 @@ use super::{
     BudgetArgs, DeductionArgs, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, InputArgs, RulesArg,
     TrustArg,
 };
-use crate::compile::RuleBook;
 use crate::explain::{html, replay, steps};
 use crate::format::json::outcome_word;
 use crate::format::picture;
+use crate::format::view::Picture;
+use crate::rules::compile::RuleBook;
 use crate::solve::{Outcome, SolveOptions, Solver};
-use crate::view::Picture;
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

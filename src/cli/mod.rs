@@ -15,8 +15,9 @@ mod rules_check;
 mod rules_test;
 mod solve;
 
-use crate::compile::{RuleBook, Switches};
+use crate::deduce::{Deducer, DeducerSet};
 use crate::puzzle::MAX_CELLS;
+use crate::rules::compile::RuleBook;
 use crate::rules::{LoadError, RuleSet};
 use crate::stats::StatsView;
 use clap::{Args, Parser, Subcommand};
@@ -191,29 +192,54 @@ fn parse_cells(text: &str) -> Result<usize, String> {
     }
 }
 
-/// Switching global deducers off (each only takes effect when the rule set uses it).
-#[derive(Args, Debug, Clone, Copy, Default)]
+/// Switching global deducers off (each only takes effect when the rule set uses it): one
+/// `--no-NAME` flag per deducer, made from [`Deducer::ALL`].
+#[derive(Debug, Clone, Copy, Default)]
 pub struct DeductionArgs {
-    /// Deduction only: no search (puzzles the deducers cannot finish end as "stuck").
-    #[arg(long)]
-    no_search: bool,
-    /// No probing.
-    #[arg(long)]
-    no_probing: bool,
-    /// No inside/outside colouring.
-    #[arg(long)]
-    no_colouring: bool,
+    /// The deducers switched off.
+    off: DeducerSet,
 }
 
 impl DeductionArgs {
     /// The deducers these flags allow.
-    pub fn switches(self) -> Switches {
-        Switches {
-            loop_closure: true,
-            colouring: !self.no_colouring,
-            probing: !self.no_probing,
-            search: !self.no_search,
+    pub fn switches(self) -> DeducerSet {
+        self.off.iter().fold(DeducerSet::ALL, DeducerSet::without)
+    }
+}
+
+impl clap::FromArgMatches for DeductionArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = DeductionArgs {
+            off: DeducerSet::NONE,
+        };
+        args.update_from_arg_matches(matches)?;
+        Ok(args)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for d in Deducer::ALL {
+            if matches.get_flag(d.flag()) {
+                self.off = self.off.with(d);
+            }
         }
+        Ok(())
+    }
+}
+
+impl Args for DeductionArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        Deducer::ALL.into_iter().fold(cmd, |cmd, d| {
+            cmd.arg(
+                clap::Arg::new(d.flag())
+                    .long(d.flag())
+                    .action(clap::ArgAction::SetTrue)
+                    .help(d.flag_help()),
+            )
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        DeductionArgs::augment_args(cmd)
     }
 }
 

@@ -9,8 +9,8 @@ use super::io::Io;
 use super::proof::{deducer_list, missing_deducers, prove_rule};
 use super::{EXIT_OK, EXIT_UNSOLVED, load_set};
 use crate::geometry::Symmetry;
+use crate::rules::prove::{Counterexample, Overlap, Verdict, overlaps};
 use crate::rules::{Fact, Glyph, Rule, RuleSet};
-use crate::soundness::{Counterexample, Overlap, Verdict, overlaps};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -378,9 +378,9 @@ mod tests {
         }
         let text = format!("{when}{then}");
         let set = RuleSet::from_sources(&[("t.rules", text.as_str())]).unwrap();
-        let verdict = crate::soundness::prove_with(
+        let verdict = crate::rules::prove::prove_with(
             &set.rules[0],
-            crate::soundness::Budget { steps: 100_000 },
+            crate::rules::prove::Budget { steps: 100_000 },
             &mut |_| {},
         );
         assert!(

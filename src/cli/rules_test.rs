@@ -2,7 +2,7 @@
 
 use super::io::Io;
 use super::{EXIT_OK, EXIT_UNSOLVED, load_set};
-use crate::examples::run_all;
+use crate::rules::examples::run_all;
 use std::path::Path;
 
 /// Runs the examples; returns the exit status (1 when an example failed, 2 when the rules cannot be read).

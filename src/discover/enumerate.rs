@@ -533,7 +533,7 @@ mod tests {
     #[test]
     fn every_candidate_is_box_minimal_canonical_and_sound() {
         use crate::rules::Rule;
-        use crate::soundness::{Verdict, prove};
+        use crate::rules::prove::{Verdict, prove};
         let found = run(1, 2, &[None, Some(1), Some(3)], 2);
         assert!(found.len() > 10, "{}", found.len());
         for c in &found {

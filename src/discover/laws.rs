@@ -1,6 +1,6 @@
 //! The local laws of a window and the facts they force: which edges every assignment obeying the laws and matching a premise shares.
 //!
-//! The laws are those `rules check` proves rules under (see [`crate::soundness`]): a clue cell
+//! The laws are those `rules check` proves rules under (see [`crate::rules::prove`]): a clue cell
 //! has exactly its clue's number of lines, every box dot has 0 or 2, and, with the single-loop
 //! law, the window's lines close no cycle. (The outer end of an exit touches one window edge
 //! only, so its "at most 2" law never bites.)

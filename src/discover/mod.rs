@@ -9,7 +9,7 @@
 //! 3. each survivor is given an example and a quiet board ([`rulefile`]);
 //! 4. [`rank`]: with a corpus, a greedy choice of the best few by the edges and puzzles they
 //!    add to deduction (search and probing off); [`matcher`] finds where a rule fires. Each
-//!    rule is proved sound by [`crate::soundness::prove`], the checker behind `rules check`,
+//!    rule is proved sound by [`crate::rules::prove::prove`], the checker behind `rules check`,
 //!    before it is kept;
 //! 5. [`rulefile`]: names, descriptions and pictures, written as one rule file.
 
@@ -23,8 +23,8 @@ pub mod rulefile;
 pub mod window;
 
 use crate::puzzle::Puzzle;
+use crate::rules::prove::{Verdict, prove};
 use crate::rules::{Rule, RuleSet};
-use crate::soundness::{Verdict, prove};
 use enumerate::Candidate;
 use novelty::{Derived, Known};
 use progress::Progress;

@@ -8,11 +8,12 @@
 
 use super::enumerate::Candidate;
 use crate::board::{Board, CROSS, LINE, Reason, Tracking};
-use crate::compile::{RuleBook, Stages, Switches};
+use crate::deduce::{Deducer, DeducerSet};
 use crate::engine::Engine;
 use crate::geometry::Pos;
 use crate::puzzle::Puzzle;
-use crate::rules::{Deducer, Glyph, RuleSet};
+use crate::rules::compile::{RuleBook, Stages};
+use crate::rules::{Glyph, RuleSet};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -61,14 +62,12 @@ impl Known {
             puzzle.clues[(p.y as usize / 2) * cols + p.x as usize / 2] = Some(n);
         }
         puzzle.clues[rows * cols - 1] = Some(1);
-        let switches = Switches {
-            loop_closure: self.book.loop_closure(),
-            colouring: false,
-            probing: false,
-            search: false,
-        };
+        let switches = self
+            .book
+            .deducers()
+            .and(DeducerSet::NONE.with(Deducer::LoopClosure));
         let tracking = Tracking {
-            closures: switches.loop_closure,
+            closures: switches.contains(Deducer::LoopClosure),
             reasons: false,
         };
         let mut board = Board::new(&puzzle, self.book.margin, tracking);

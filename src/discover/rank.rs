@@ -15,11 +15,12 @@
 
 use super::matcher::{Index, Lattice, Pattern, inside, slot_word};
 use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN};
-use crate::compile::{RuleBook, Stages, Switches};
+use crate::deduce::{Deducer, DeducerSet};
 use crate::engine::Engine;
-use crate::examples::glyph_at;
 use crate::geometry::{Kind, Pos};
 use crate::puzzle::Puzzle;
+use crate::rules::compile::{RuleBook, Stages};
+use crate::rules::examples::glyph_at;
 use crate::rules::expand::expand_rule;
 use crate::rules::{Glyph, Rule, RuleSet};
 use crate::solve::{Outcome, SolveOptions, Solver};
@@ -221,11 +222,12 @@ pub struct Scorer {
 /// The options of a deduction-only solve (search and probing off).
 pub fn deduction(colouring: bool) -> SolveOptions {
     SolveOptions {
-        switches: Switches {
-            loop_closure: true,
-            colouring,
-            probing: false,
-            search: false,
+        switches: if colouring {
+            DeducerSet::NONE
+                .with(Deducer::LoopClosure)
+                .with(Deducer::Colouring)
+        } else {
+            DeducerSet::NONE.with(Deducer::LoopClosure)
         },
         ..SolveOptions::default()
     }
@@ -352,7 +354,7 @@ impl Scorer {
 
     /// What adding a rule gains on each of the `affected` puzzles (those it gains on).
     fn gains_on(&self, pattern: &Pattern, affected: &[usize]) -> Vec<(usize, Gain)> {
-        let switches = self.book.switches().and(self.options.switches);
+        let switches = self.book.deducers().and(self.options.switches);
         let mut out = Vec::new();
         for &i in affected {
             let mut board = self.boards[i].clone();
@@ -384,7 +386,7 @@ impl Scorer {
         let pattern = Pattern::new(expand_rule(0, &rule));
         let all: Vec<usize> = (0..self.puzzles.len()).collect();
         let affected = self.firing(&pattern, &all);
-        let switches = self.book.switches().and(self.options.switches);
+        let switches = self.book.deducers().and(self.options.switches);
         let extended: Vec<(Board, Fixpoint)> = affected
             .par_iter()
             .map(|&i| {

@@ -8,9 +8,9 @@
 
 use super::enumerate::Candidate;
 use super::matcher::{Pattern, Sketch};
-use crate::examples::{board_dots, run_example};
 use crate::geometry::Pos;
 use crate::rules::draw::draw;
+use crate::rules::examples::{board_dots, run_example};
 use crate::rules::expand::expand_rule;
 use crate::rules::{Example, Fact, Glyph, Rule};
 use std::fmt::Write;
@@ -226,8 +226,8 @@ pub fn rule_text(rule: &Rule, comment: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::examples::Outcome;
     use crate::rules::RuleSet;
+    use crate::rules::examples::Outcome;
 
     fn fact(y: i32, x: i32, glyph: Glyph) -> Fact {
         Fact {

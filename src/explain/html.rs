@@ -9,8 +9,8 @@
 
 use super::{Step, steps as board_steps};
 use crate::board::Board;
-use crate::compile::RuleBook;
-use crate::view::{Edge, Picture};
+use crate::format::view::{Edge, Picture};
+use crate::rules::compile::RuleBook;
 use serde::Serialize;
 
 #[derive(Serialize)]

@@ -8,35 +8,12 @@
 pub mod html;
 
 use crate::board::{Board, CROSS, LINE, Reason, contradiction::describe_point};
-use crate::compile::RuleBook;
+use crate::deduce::Deducer;
+use crate::format::view::{Edge, Picture};
 use crate::geometry::Symmetry;
+use crate::rules::compile::RuleBook;
 use crate::rules::draw::{draw, draw_framed};
-use crate::view::{Edge, Picture};
 use std::fmt::Write as _;
-
-/// What decided a step's edges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cause {
-    /// A rule variant matched with its origin at this doubled-grid point.
-    Rule {
-        /// The variant (index into the rule book).
-        variant: usize,
-        /// Row of the origin on the doubled grid.
-        y: isize,
-        /// Column of the origin on the doubled grid.
-        x: isize,
-    },
-    /// Loop closure.
-    LoopClosure,
-    /// Inside/outside colouring.
-    Colouring,
-    /// Probing.
-    Probing,
-    /// A guess of search.
-    Guess,
-    /// Given before solving.
-    Given,
-}
 
 /// One edge a step decided: doubled-grid coordinates and its new state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,8 +40,10 @@ impl Decided {
 /// One step of an explanation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
-    /// What decided it.
-    pub cause: Cause,
+    /// What decided it, as the trail records it.
+    pub reason: Reason,
+    /// For a rule step: the doubled-grid point (row, column) of the rule's origin.
+    pub anchor: Option<(isize, isize)>,
     /// The edges it decided, in order.
     pub decided: Vec<Decided>,
 }
@@ -74,20 +53,9 @@ pub fn steps(board: &Board) -> Vec<Step> {
     let mut steps: Vec<Step> = Vec::new();
     for (&e, reason) in board.trail().iter().zip(board.reasons()) {
         let (y, x) = board.point(e as usize);
-        let cause = match reason {
-            Reason::Rule { variant, anchor } => {
-                let (ay, ax) = board.point(anchor as usize);
-                Cause::Rule {
-                    variant: variant as usize,
-                    y: ay,
-                    x: ax,
-                }
-            }
-            Reason::LoopClosure => Cause::LoopClosure,
-            Reason::Colouring => Cause::Colouring,
-            Reason::Probing => Cause::Probing,
-            Reason::Guess => Cause::Guess,
-            Reason::Given => Cause::Given,
+        let anchor = match reason {
+            Reason::Rule { anchor, .. } => Some(board.point(anchor as usize)),
+            _ => None,
         };
         let edge = if board.at(e as usize) == LINE {
             Edge::Line
@@ -101,11 +69,12 @@ pub fn steps(board: &Board) -> Vec<Step> {
             edge,
         };
         match steps.last_mut() {
-            Some(last) if last.cause == cause && cause != Cause::Guess => {
+            Some(last) if last.reason == reason && reason != Reason::Guess => {
                 last.decided.push(decided)
             }
             _ => steps.push(Step {
-                cause,
+                reason,
+                anchor,
                 decided: vec![decided],
             }),
         }
@@ -128,10 +97,11 @@ impl Step {
     /// What decided the step, in words: the rule's name, file and line, symmetry and place,
     /// or the deducer.
     pub fn title(&self, book: &RuleBook) -> String {
-        match self.cause {
-            Cause::Rule { variant, y, x } => {
-                let v = &book.variants[variant];
+        match self.reason {
+            Reason::Rule { variant, .. } => {
+                let v = &book.variants[variant as usize];
                 let rule = &book.set.rules[v.rule];
+                let (y, x) = self.anchor.unwrap_or_default();
                 format!(
                     "{} ({}:{}), {} at {}",
                     rule.name,
@@ -141,13 +111,13 @@ impl Step {
                     describe_point(y as i32, x as i32)
                 )
             }
-            Cause::LoopClosure => "loop closure".to_string(),
-            Cause::Colouring => "inside/outside colouring".to_string(),
-            Cause::Probing => {
+            Reason::By(Deducer::Colouring) => "inside/outside colouring".to_string(),
+            Reason::By(Deducer::Probing) => {
                 "probing (one way led to a contradiction, or both agreed)".to_string()
             }
-            Cause::Guess => "search guess".to_string(),
-            Cause::Given => "given".to_string(),
+            Reason::By(d) => d.words().to_string(),
+            Reason::Guess => "search guess".to_string(),
+            Reason::Given => "given".to_string(),
         }
     }
 
@@ -170,10 +140,10 @@ impl Step {
 
     /// The rule's `when` and `then` pictures as it was used (in its symmetry), for a rule step.
     pub fn rule_pictures(&self, book: &RuleBook) -> Option<(String, String)> {
-        let Cause::Rule { variant, .. } = self.cause else {
+        let Reason::Rule { variant, .. } = self.reason else {
             return None;
         };
-        let v = &book.variants[variant];
+        let v = &book.variants[variant as usize];
         let mut then = v.premise.clone();
         then.extend(v.conclusion.iter().copied());
         let frame: Vec<_> = v.conclusion.iter().map(|f| f.at).collect();
@@ -185,8 +155,8 @@ impl Step {
 
     /// The symmetry a rule step used.
     pub fn symmetry(&self, book: &RuleBook) -> Option<Symmetry> {
-        match self.cause {
-            Cause::Rule { variant, .. } => Some(book.variants[variant].symmetry),
+        match self.reason {
+            Reason::Rule { variant, .. } => Some(book.variants[variant as usize].symmetry),
             _ => None,
         }
     }
@@ -219,7 +189,7 @@ mod tests {
             for step in &steps {
                 let title = step.title(solver.book());
                 assert!(!title.is_empty());
-                if let Cause::Rule { .. } = step.cause {
+                if let Reason::Rule { .. } = step.reason {
                     assert!(title.contains(".rules:"), "{title}");
                     assert!(step.rule_pictures(solver.book()).is_some());
                 }

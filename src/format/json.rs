@@ -4,8 +4,9 @@
 //! unknown; `horizontal` has a string per dot row (`cols` edges each), `vertical` one per
 //! cell row (`cols + 1` edges). Clues are strings per row, `.` for a blank.
 
+use crate::deduce::{Deducer, PerDeducer};
+use crate::format::view::{Edge, View};
 use crate::solve::{Outcome, Report};
-use crate::view::{Edge, View};
 use serde::Serialize;
 
 /// The JSON record of one puzzle.
@@ -54,12 +55,9 @@ pub struct Stats {
     pub probes: u64,
     /// Search nodes (guesses).
     pub nodes: u64,
-    /// Edges decided by loop closure (work, probes included).
-    pub closure_decided: u64,
-    /// Edges decided by colouring (work, probes included).
-    pub colouring_decided: u64,
-    /// Edges decided by probing.
-    pub probing_decided: u64,
+    /// Edges decided by each deducer (work: in probes and search branches too), keyed by
+    /// the deducer's name.
+    pub decided: PerDeducer<u64>,
 }
 
 /// How hard a puzzle was: what it needed.
@@ -67,14 +65,8 @@ pub struct Stats {
 pub struct Grade {
     /// The highest rule level that ran.
     pub level: u32,
-    /// Whether loop closure decided an edge.
-    pub loop_closure: bool,
-    /// Whether colouring decided an edge.
-    pub colouring: bool,
-    /// Whether probing decided an edge.
-    pub probing: bool,
-    /// Whether search guessed.
-    pub search: bool,
+    /// Which deducers were needed (decided an edge; search: guessed), keyed by name.
+    pub needed: PerDeducer<bool>,
     /// The deepest stack of guesses.
     pub depth: u32,
 }
@@ -82,34 +74,29 @@ pub struct Grade {
 impl Grade {
     /// The grade of a puzzle solved with this report.
     pub fn of(report: &Report) -> Grade {
+        let mut needed = report.decided.map(|_, &n| n > 0);
+        needed[Deducer::Search] = report.search.nodes > 0;
         Grade {
             level: report.level,
-            loop_closure: report.closure_decided > 0,
-            colouring: report.colouring_decided > 0,
-            probing: report.probing_decided > 0,
-            search: report.search.nodes > 0,
+            needed,
             depth: report.search.depth,
         }
     }
 
     /// A one-line summary, e.g. `level 2; loop closure, probing; no search`.
     pub fn summary(&self) -> String {
-        let mut used = Vec::new();
-        if self.loop_closure {
-            used.push("loop closure");
-        }
-        if self.colouring {
-            used.push("colouring");
-        }
-        if self.probing {
-            used.push("probing");
-        }
+        let used: Vec<&str> = self
+            .needed
+            .iter()
+            .filter(|&(d, &on)| on && d != Deducer::Search)
+            .map(|(d, _)| d.words())
+            .collect();
         let used = if used.is_empty() {
             "rules only".to_string()
         } else {
             used.join(", ")
         };
-        let search = if self.search {
+        let search = if self.needed[Deducer::Search] {
             format!("search depth {}", self.depth)
         } else {
             "no search".to_string()
@@ -176,9 +163,7 @@ impl Record {
                 time_ms,
                 probes: report.probes,
                 nodes: report.search.nodes,
-                closure_decided: report.closure_decided,
-                colouring_decided: report.colouring_decided,
-                probing_decided: report.probing_decided,
+                decided: report.decided,
             },
             grade: Grade::of(report),
         }

@@ -4,7 +4,7 @@
 //! drawn; it is also how rule files draw boards, so a drawing can be pasted into an
 //! `example`.
 
-use crate::view::{Edge, View};
+use crate::format::view::{Edge, View};
 
 /// Draws a board, one line per lattice row, each indented by `indent` spaces, without
 /// trailing spaces.
@@ -51,7 +51,7 @@ pub fn draw(view: &impl View, indent: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::Picture;
+    use crate::format::view::Picture;
 
     #[test]
     fn every_state_is_drawn() {

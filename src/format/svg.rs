@@ -4,7 +4,7 @@
 //! points are dot centres in walking order (closed with `Z` when the chain is a loop), so a
 //! reader of the file can rebuild the lines from it.
 
-use crate::view::{Edge, View};
+use crate::format::view::{Edge, View};
 use std::fmt::Write as _;
 
 /// Pixels between neighbouring dots.
@@ -193,7 +193,7 @@ pub fn chains(view: &impl View) -> Vec<(Vec<(usize, usize)>, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::Picture;
+    use crate::format::view::Picture;
 
     #[test]
     fn a_square_loop_is_one_closed_path() {

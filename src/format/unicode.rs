@@ -1,6 +1,6 @@
 //! Answers in Unicode box drawing: the loop as joined lines, crosses as `×`, optionally coloured for a terminal.
 
-use crate::view::{Edge, View};
+use crate::format::view::{Edge, View};
 
 const LINE_COLOUR: &str = "\x1b[1;36m";
 const CROSS_COLOUR: &str = "\x1b[2;31m";
@@ -77,7 +77,7 @@ fn trim_end(out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::Picture;
+    use crate::format::view::Picture;
 
     #[test]
     fn a_solved_square_and_its_colours() {

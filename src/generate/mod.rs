@@ -27,10 +27,10 @@
 mod blanks;
 
 use crate::board::Board;
-use crate::compile::RuleBook;
-use crate::compile::Switches;
+use crate::deduce::{Deducer, DeducerSet};
 use crate::puzzle::{MAX_CELLS, MAX_SIDE, Puzzle};
 use crate::rules::RuleSet;
+use crate::rules::compile::RuleBook;
 use crate::solve::{Outcome, SolveOptions, Solver};
 use std::ops::RangeInclusive;
 
@@ -171,7 +171,7 @@ pub struct GenOptions {
     /// The global deducers the judge may use besides the rules (of those the rule set
     /// switches on; search never). Plain Slink puzzles default to loop closure alone, as the
     /// puzzle's statement promises; [`GenOptions::with_blanks`] adds colouring and probing.
-    pub judge: Switches,
+    pub judge: DeducerSet,
 }
 
 impl GenOptions {
@@ -186,12 +186,7 @@ impl GenOptions {
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             blanks: false,
             max_level: None,
-            judge: Switches {
-                loop_closure: true,
-                colouring: false,
-                probing: false,
-                search: false,
-            },
+            judge: DeducerSet::NONE.with(Deducer::LoopClosure),
         }
     }
 
@@ -199,11 +194,11 @@ impl GenOptions {
     /// uniquely solvable by the rules, loop closure, colouring and (when `probing`) probing.
     pub fn with_blanks(mut self, probing: bool) -> GenOptions {
         self.blanks = true;
-        self.judge = Switches {
-            loop_closure: true,
-            colouring: true,
-            probing,
-            search: false,
+        let judge = DeducerSet::ALL.without(Deducer::Search);
+        self.judge = if probing {
+            judge
+        } else {
+            judge.without(Deducer::Probing)
         };
         self
     }
@@ -633,10 +628,7 @@ impl Generator {
 /// options allow.
 fn judge_options(options: &GenOptions) -> SolveOptions {
     SolveOptions {
-        switches: Switches {
-            search: false,
-            ..options.judge
-        },
+        switches: options.judge.without(Deducer::Search),
         ..SolveOptions::default()
     }
 }

@@ -2,10 +2,14 @@
 
 pub mod ast;
 pub mod check;
+pub mod compile;
 pub mod draw;
+pub mod examples;
 pub mod expand;
 pub mod grammar;
+pub mod prove;
 
+pub use crate::deduce::Deducer;
 use crate::geometry::Pos;
 pub use ast::{Diagnostic, Glyph, Span};
 use std::fmt;
@@ -59,44 +63,6 @@ pub struct Rule {
     pub conclusion: Vec<Fact>,
     /// Boards it is tested on.
     pub examples: Vec<Example>,
-}
-
-/// A global deducer written in code, switched on by a rule set with `use NAME`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Deducer {
-    /// An unknown edge joining the two ends of one chain of lines is a cross, unless closing it finishes the puzzle.
-    LoopClosure,
-    /// Inside/outside colouring of the cells: same side across a cross, different sides across a line.
-    Colouring,
-    /// When everything else is stuck, try unknown edges both ways with full propagation.
-    Probing,
-    /// When deduction is stuck, guess an edge and backtrack on contradiction; prove the answer unique.
-    Search,
-}
-
-impl Deducer {
-    /// Every deducer, for messages and help.
-    pub const ALL: [Deducer; 4] = [
-        Deducer::LoopClosure,
-        Deducer::Colouring,
-        Deducer::Probing,
-        Deducer::Search,
-    ];
-
-    /// The name a rule file uses for it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Deducer::LoopClosure => "loop-closure",
-            Deducer::Colouring => "colouring",
-            Deducer::Probing => "probing",
-            Deducer::Search => "search",
-        }
-    }
-
-    /// The deducer of that name.
-    pub fn from_name(name: &str) -> Option<Deducer> {
-        Deducer::ALL.into_iter().find(|d| d.name() == name)
-    }
 }
 
 /// A checked set of rules plus the global deducers it switches on.

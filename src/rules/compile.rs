@@ -16,9 +16,10 @@
 //! [`Stages`] hold the matchers of each rule level, cached by the solver per grid width.
 
 use crate::board::{CLUE0, CROSS, LINE, OFF};
+use crate::deduce::DeducerSet;
 use crate::geometry::{CELL_SLOTS, DOT_SLOTS, Pos, bounds};
 use crate::rules::expand::{Variant, expand_all};
-use crate::rules::{Deducer, Fact, Glyph, RuleSet};
+use crate::rules::{Fact, Glyph, RuleSet};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -93,19 +94,9 @@ impl RuleBook {
         spread(r0, r1, c0, c1)
     }
 
-    /// Whether the rule set switches on loop closure.
-    pub fn loop_closure(&self) -> bool {
-        self.set.uses(Deducer::LoopClosure)
-    }
-
     /// The global deducers the rule set switches on.
-    pub fn switches(&self) -> Switches {
-        Switches {
-            loop_closure: self.set.uses(Deducer::LoopClosure),
-            colouring: self.set.uses(Deducer::Colouring),
-            probing: self.set.uses(Deducer::Probing),
-            search: self.set.uses(Deducer::Search),
-        }
+    pub fn deducers(&self) -> DeducerSet {
+        self.set.deducers.iter().copied().collect()
     }
 
     /// Lays out, for boards of this stride, the variants whose rules pass `keep`.
@@ -153,45 +144,6 @@ impl RuleBook {
             })
             .collect();
         Stages::laid_out(stride, stages)
-    }
-}
-
-/// Which global deducers are on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Switches {
-    /// Loop closure (`use loop-closure`).
-    pub loop_closure: bool,
-    /// Inside/outside colouring (`use colouring`).
-    pub colouring: bool,
-    /// Probing (`use probing`).
-    pub probing: bool,
-    /// Search (`use search`).
-    pub search: bool,
-}
-
-impl Switches {
-    /// Every deducer on (what a rule set may switch off by not naming it).
-    pub const ALL: Switches = Switches {
-        loop_closure: true,
-        colouring: true,
-        probing: true,
-        search: true,
-    };
-
-    /// What is on in both.
-    pub fn and(self, other: Switches) -> Switches {
-        Switches {
-            loop_closure: self.loop_closure && other.loop_closure,
-            colouring: self.colouring && other.colouring,
-            probing: self.probing && other.probing,
-            search: self.search && other.search,
-        }
-    }
-}
-
-impl Default for Switches {
-    fn default() -> Switches {
-        Switches::ALL
     }
 }
 
@@ -891,7 +843,7 @@ mod tests {
 
     #[test]
     fn relocated_matchers_are_the_ones_compiled_for_that_stride() {
-        let general = include_str!("../tests/fixtures/general/general.rules");
+        let general = include_str!("../../tests/fixtures/general/general.rules");
         let mut sources: Vec<(String, String)> = crate::rules::BUILTIN_RULES
             .iter()
             .map(|(n, t)| (n.to_string(), t.to_string()))

@@ -4,7 +4,7 @@
 //! size and filled with spaces, then only the non-space characters are set.
 
 use crate::board::{Board, LINE};
-use crate::view::{Edge, View};
+use crate::format::view::{Edge, View};
 
 /// Appends the decimal digits of `n` to `out`.
 pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
@@ -262,7 +262,7 @@ static ROW_QUADS: [[[u32; 256]; 2]; 2] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::view::Picture;
+    use crate::format::view::Picture;
 
     /// A picture from closures: clues, and which edges are lines.
     fn picture(
@@ -287,9 +287,9 @@ mod tests {
     }
 
     /// The official example: `shared/data/sample.in` and `shared/data/sample.out`.
-    const SAMPLE_IN: &str = include_str!("../tests/data/sample.in");
+    const SAMPLE_IN: &str = include_str!("../../tests/data/sample.in");
 
-    const SAMPLE_OUT: &str = include_str!("../tests/data/sample.out");
+    const SAMPLE_OUT: &str = include_str!("../../tests/data/sample.out");
 
     /// The clues of a puzzle in the sample input, by puzzle index.
     fn sample_clues() -> Vec<(usize, usize, Vec<u8>)> {

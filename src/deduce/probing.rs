@@ -13,7 +13,8 @@
 //! the edges decided since the guess ([`Prober::run_near`]).
 
 use crate::board::{Board, CROSS, LINE, Reason, UNKNOWN, clue_of};
-use crate::budget::{Budget, Halt};
+use crate::deduce::Deducer;
+use crate::deduce::budget::{Budget, Halt};
 use crate::engine::Engine;
 
 /// How far (in lattice steps, each way) local probing looks around a decided edge.
@@ -198,7 +199,8 @@ impl Prober {
             return Ok(false);
         }
         for &(t, state) in &self.common {
-            self.decided += u64::from(board.set_edge(t as usize, state, Reason::Probing)?);
+            self.decided +=
+                u64::from(board.set_edge(t as usize, state, Reason::By(Deducer::Probing))?);
         }
         engine.propagate(board, mark)?;
         Ok(true)
@@ -214,7 +216,7 @@ impl Prober {
         mark: usize,
     ) -> Result<bool, Halt> {
         self.decided += 1;
-        board.set_edge(e, state, Reason::Probing)?;
+        board.set_edge(e, state, Reason::By(Deducer::Probing))?;
         engine.propagate(board, mark)?;
         Ok(true)
     }
@@ -228,6 +230,6 @@ fn try_way<const C: bool>(
     state: u8,
     mark: usize,
 ) -> Result<(), crate::board::Contradiction> {
-    board.set_edge(e, state, Reason::Probing)?;
+    board.set_edge(e, state, Reason::By(Deducer::Probing))?;
     engine.propagate(board, mark)
 }

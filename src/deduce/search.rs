@@ -19,9 +19,9 @@
 //! first), or one beside the clue with the fewest ways left to place its lines.
 
 use crate::board::{Board, CROSS, LINE, Reason, UNKNOWN, Why, clue_of};
-use crate::budget::{Budget, Halt};
+use crate::deduce::budget::{Budget, Halt};
+use crate::deduce::probing::Prober;
 use crate::engine::Engine;
-use crate::probing::Prober;
 use crate::verify::check_answer;
 
 /// Nodes the first runs may spend; doubled every four runs.

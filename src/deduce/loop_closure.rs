@@ -10,6 +10,7 @@
 //! are part of the board's state, so search and probing take them back with everything else.
 
 use crate::board::{Board, CROSS, Contradiction, DEFERRED, LINE, Reason, UNKNOWN};
+use crate::deduce::Deducer;
 
 /// Decides every queued edge that still joins the two ends of one chain; returns the edges decided.
 ///
@@ -34,14 +35,16 @@ pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradi
             }
             for e in board.grid_edges().collect::<Vec<_>>() {
                 if board.at(e) == UNKNOWN {
-                    decided += u64::from(board.set_edge(e, CROSS, Reason::LoopClosure)?);
+                    decided +=
+                        u64::from(board.set_edge(e, CROSS, Reason::By(Deducer::LoopClosure))?);
                 }
             }
         } else if board.joins_chain_ends(edge) {
             if board.closing_finishes(edge) {
                 board.defer_closure(edge);
             } else {
-                decided += u64::from(board.set_edge(edge, CROSS, Reason::LoopClosure)?);
+                decided +=
+                    u64::from(board.set_edge(edge, CROSS, Reason::By(Deducer::LoopClosure))?);
             }
         }
     }

@@ -6,10 +6,10 @@
 //! rule, no deducer), to a fixpoint; the board is then compared exactly with the `gives` picture.
 
 use crate::board::{Board, CROSS, LINE, Reason, Tracking};
-use crate::compile::RuleBook;
 use crate::engine::Engine;
 use crate::geometry::{Kind, Pos};
 use crate::puzzle::Puzzle;
+use crate::rules::compile::RuleBook;
 use crate::rules::draw::draw;
 use crate::rules::{Example, Fact, Glyph, Rule, RuleSet};
 use std::collections::BTreeMap;
