@@ -106,13 +106,15 @@ fn examples(text: &str) -> Vec<Example> {
                 i += 1;
             }
             if command.trim() == "echo $?" {
-                let previous = examples
-                    .last_mut()
-                    .unwrap_or_else(|| panic!("README.md:{line_number}: `echo $?` follows no command"));
+                let previous = examples.last_mut().unwrap_or_else(|| {
+                    panic!("README.md:{line_number}: `echo $?` follows no command")
+                });
                 previous.status = shown
                     .first()
                     .and_then(|status| status.trim().parse().ok())
-                    .unwrap_or_else(|| panic!("README.md:{line_number}: `echo $?` shows no status"));
+                    .unwrap_or_else(|| {
+                        panic!("README.md:{line_number}: `echo $?` shows no status")
+                    });
                 continue;
             }
             let truncated = shown.iter().any(|line| line == "...");
@@ -207,15 +209,24 @@ fn run(example: &Example, dir: &Path, path: &str) -> Result<(), String> {
         *got == example.output
     };
     if matches {
-        Ok(())
-    } else {
-        Err(format!(
-            "its {stream} differs from the README's\nthe README shows{}:\n{}\nthe command wrote:\n{}",
-            if example.truncated { " (first lines)" } else { "" },
-            example.output.join("\n"),
-            got.join("\n")
-        ))
+        return Ok(());
     }
+    let shown = got.len().min(example.output.len() + 5);
+    Err(format!(
+        "its {stream} differs from the README's\nthe README shows{}:\n{}\nthe command wrote{}:\n{}",
+        if example.truncated {
+            " (first lines)"
+        } else {
+            ""
+        },
+        example.output.join("\n"),
+        if shown < got.len() {
+            format!(" (first {shown} of {} lines)", got.len())
+        } else {
+            String::new()
+        },
+        got[..shown].join("\n")
+    ))
 }
 
 #[test]
@@ -335,7 +346,11 @@ fn relative_links_resolve() {
     let mut broken = Vec::new();
     for page in &pages {
         let text = fs::read_to_string(page).expect("the page can be read");
-        let name = page.strip_prefix(&root).unwrap_or(page).display().to_string();
+        let name = page
+            .strip_prefix(&root)
+            .unwrap_or(page)
+            .display()
+            .to_string();
         for (line, target) in links(&text) {
             if target.contains("://") || target.starts_with("mailto:") {
                 continue;
@@ -350,7 +365,10 @@ fn relative_links_resolve() {
                 page.parent().expect("a page has a directory").join(file)
             };
             if !path.exists() {
-                broken.push(format!("{name}:{line}: `{target}`: no file {}", path.display()));
+                broken.push(format!(
+                    "{name}:{line}: `{target}`: no file {}",
+                    path.display()
+                ));
                 continue;
             }
             if let Some(fragment) = fragment
