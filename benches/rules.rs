@@ -7,11 +7,11 @@
 //! (`RuleSet::from_sources` + `RuleBook::new` + `stages`).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use slink::board::Board;
-use slink::puzzle::Puzzle;
-use slink::rules::compile::RuleBook;
-use slink::rules::expand::expand_all;
-use slink::rules::{BUILTIN_RULES, RuleSet, check, grammar};
+use slink::Board;
+use slink::Puzzle;
+use slink::RuleBook;
+use slink::rules::expand_all;
+use slink::rules::{BUILTIN_RULES, RuleSet, check_file, check_unique_names, parse_file};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -29,7 +29,7 @@ fn rules(c: &mut Criterion) {
     let files: Vec<_> = BUILTIN_RULES
         .iter()
         .map(|(name, text)| {
-            let (file, errors) = grammar::parse_file(name, text);
+            let (file, errors) = parse_file(name, text);
             assert!(errors.is_empty(), "{name}: {errors:?}");
             file
         })
@@ -52,7 +52,7 @@ fn rules(c: &mut Criterion) {
     group.bench_function("parse", |b| {
         b.iter(|| {
             for (name, text) in BUILTIN_RULES {
-                black_box(grammar::parse_file(black_box(name), black_box(text)));
+                black_box(parse_file(black_box(name), black_box(text)));
             }
         })
     });
@@ -60,11 +60,11 @@ fn rules(c: &mut Criterion) {
         b.iter(|| {
             let mut all = Vec::new();
             for file in &files {
-                let (rules, deducers, errors) = check::check_file(black_box(file));
+                let (rules, deducers, errors) = check_file(black_box(file));
                 black_box((&deducers, &errors));
                 all.extend(rules);
             }
-            black_box(check::check_unique_names(&all));
+            black_box(check_unique_names(&all));
             all
         })
     });

@@ -15,10 +15,11 @@ use common::{corpus, count_solved, generated};
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
-use slink::puzzle::Puzzle;
-use slink::rules::compile::RuleBook;
-use slink::rules::{BUILTIN_RULES, Deducer, RuleSet};
-use slink::solve::Solver;
+use slink::Deducer;
+use slink::Puzzle;
+use slink::RuleBook;
+use slink::Solver;
+use slink::rules::{BUILTIN_RULES, RuleSet};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -28,11 +28,11 @@ use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
     measurement::WallTime,
 };
-use slink::deduce::{Deducer, DeducerSet};
-use slink::puzzle::Puzzle;
+use slink::Puzzle;
+use slink::RuleBook;
 use slink::rules::RuleSet;
-use slink::rules::compile::RuleBook;
-use slink::solve::{Outcome, SolveOptions, Solver};
+use slink::{Deducer, DeducerSet};
+use slink::{Outcome, SolveOptions, Solver};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -146,11 +146,6 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         self.deduced
     }
 
-    /// The rule book.
-    pub fn book(&self) -> &'a RuleBook {
-        self.book
-    }
-
     /// Applies the rules from a fresh board to a fixpoint, level by level: the rules of the
     /// cheapest level run to a fixpoint (loop closure included) before the next level comes
     /// on, and so on while edges stay unknown; colouring comes on last. Returns the highest

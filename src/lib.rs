@@ -1,24 +1,47 @@
 //! slink: a Slink and Slitherlink solver whose deductions live in text rule files.
 //!
-//! Rule files (`rules/*.rules`) are parsed ([`rules::grammar`]), checked ([`rules::check`]),
-//! expanded over the 8 symmetries ([`rules::expand`]) and compiled into matchers with a watch
-//! index ([`rules::compile`]); the [`engine`] propagates decided edges through them on a
-//! [`board`], with the global deducers of [`deduce`] switched on by name: loop closure,
-//! colouring, probing and search, under budgets.
+//! Rule files (`rules/*.rules`) are parsed, checked, expanded over the 8 symmetries and
+//! compiled into matchers ([`rules`]); a worklist engine propagates decided edges through
+//! them on a board, with the global deducers in code switched on by name ([`Deducer`]): loop
+//! closure, colouring, probing and search. See `docs/architecture.md` for the module map.
+//!
+//! This is the façade: what the binary, the tests, the benches and the fuzz targets use.
+//!
+//! ```
+//! let puzzles = slink::parse_all("example", b"2 2\n2 2\n2 2\n0 0\n").unwrap();
+//! let mut solver = slink::Solver::new(slink::RuleBook::new(slink::rules::RuleSet::builtin()));
+//! let (board, outcome) = solver.solve(&puzzles[0]);
+//! assert_eq!(outcome, slink::Outcome::Solved);
+//! assert!(slink::check_answer(&board).is_ok());
+//! let mut out = Vec::new();
+//! slink::format::ascii::render_board(&mut out, 1, &board);
+//! assert!(out.starts_with(b"1\n#############\n"));
+//! ```
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
-pub mod board;
+mod board;
 pub mod cli;
-pub mod deduce;
-pub mod discover;
-pub mod engine;
-pub mod explain;
+mod deduce;
+mod discover;
+mod engine;
+mod explain;
 pub mod format;
-pub mod generate;
-pub mod geometry;
-pub mod puzzle;
+mod generate;
+mod geometry;
+mod puzzle;
 pub mod rules;
-pub mod solve;
-pub mod stats;
-pub mod verify;
+mod solve;
+mod stats;
+mod verify;
+
+pub use board::{Board, Contradiction, Why};
+pub use deduce::{Deducer, DeducerSet, PerDeducer};
+pub use generate::{
+    GenOptions, Generator, Rng, Shape, Solution, random_loop_puzzle, random_region,
+};
+pub use puzzle::{InputError, MAX_CELLS, Position, Puzzle, PuzzleReader, parse_all};
+pub use rules::RuleBook;
+pub use solve::{Attempt, Outcome, Report, SolveOptions, Solver};
+pub use verify::check_answer;

@@ -14,11 +14,10 @@
 use crate::board::{Board, Reason};
 use crate::deduce::{Deducer, DeducerSet, PerDeducer};
 use crate::engine::Tally;
-use crate::puzzle::Puzzle;
 use crate::rules::compile::RuleBook;
-use crate::solve::{Attempt, Outcome, Report, Solver};
+use crate::solve::{Attempt, Outcome, Report};
 use std::fmt::Write as _;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Which tables `--stats` prints.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,6 +112,7 @@ impl Deciders {
         d
     }
 
+    #[cfg(test)]
     /// Edges decided by rules.
     pub fn by_rules(&self) -> u64 {
         self.per_rule.iter().sum()
@@ -179,6 +179,7 @@ pub struct Stats {
     /// One line per puzzle, kept for the per-puzzle view only.
     pub puzzles: Vec<PuzzleLine>,
     /// Counts of the puzzle being solved; emptied after each puzzle.
+    #[cfg(test)]
     scratch: Tally,
 }
 
@@ -203,17 +204,24 @@ impl Stats {
             time: Duration::ZERO,
             unattributed: 0.0,
             puzzles: Vec::new(),
+            #[cfg(test)]
             scratch: Tally::new(book.variants.len()),
         }
     }
 
+    #[cfg(test)]
     /// Solves puzzle number `number` with counting on, times it, and records it.
     ///
     /// `solver` must use the rule book these statistics were made for, and keep reasons
     /// ([`crate::solve::SolveOptions::reasons`]) for the answer's edges to be counted.
-    pub fn solve(&mut self, solver: &mut Solver, number: usize, puzzle: &Puzzle) -> Attempt {
+    pub fn solve(
+        &mut self,
+        solver: &mut crate::solve::Solver,
+        number: usize,
+        puzzle: &crate::puzzle::Puzzle,
+    ) -> Attempt {
         let mut tally = std::mem::take(&mut self.scratch);
-        let started = Instant::now();
+        let started = std::time::Instant::now();
         let attempt = solver.attempt_counting(puzzle, &mut tally);
         let time = started.elapsed();
         self.record(number, &attempt, time, &tally);
@@ -536,7 +544,7 @@ mod tests {
     use super::*;
     use crate::puzzle::parse_all;
     use crate::rules::RuleSet;
-    use crate::solve::SolveOptions;
+    use crate::solve::{SolveOptions, Solver};
 
     /// The official sample: four puzzles the built-in rules finish.
     const SAMPLE: &str = include_str!("../tests/data/sample.in");

@@ -1,9 +1,5 @@
 //! `slink rules discover` end to end: written rules pass `rules check` and `rules test`, rediscovery with them added finds nothing, nothing the built-in set derives is kept, and the shipped `rules/discovered/` set is sound and solves the corpus copy exactly.
 
-use slink::discover::enumerate::{Options, Shape};
-use slink::discover::novelty::{Derived, Known};
-use slink::discover::progress::Progress;
-use slink::discover::{Settings, discover};
 use slink::rules::RuleSet;
 use std::collections::BTreeMap;
 
@@ -257,39 +253,6 @@ fn a_window_the_built_in_set_covers_keeps_nothing() {
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(figure(&run, "minimal") > 0);
     assert_eq!(figure(&run, "new"), 0, "{}", run.stdout_text());
-}
-
-#[test]
-fn no_kept_candidate_is_derived_by_the_built_in_set() {
-    let set = RuleSet::builtin();
-    let settings = Settings {
-        enumerate: Options {
-            windows: vec![Shape {
-                rows: 1,
-                cols: 2,
-                max_facts: 2,
-            }],
-            alphabet: vec![Some(1), Some(2), Some(3), None],
-            single_loop: true,
-        },
-        level: 3,
-        keep: 1000,
-        overshoot: 0,
-        colouring: true,
-    };
-    let found = discover(&set, &settings, None, &Progress::hidden());
-    assert!(found.known > 0, "some candidates are derived already");
-    assert!(!found.rules.is_empty());
-    assert!(found.unsound.is_empty());
-    let known = Known::new(&set);
-    for f in &found.rules {
-        assert_eq!(
-            known.derive(&f.candidate),
-            Derived::Part,
-            "{} is derived by the built-in set",
-            f.rule.name
-        );
-    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! End-to-end tests of `slink gen`: the built binary generates puzzle streams, which must be
 //! reproducible, well formed, and solved by `slink` itself with answers that meet every clue.
 
-use slink::puzzle::{Puzzle, parse_all};
+use slink::{Puzzle, parse_all};
 
 mod common;
 

@@ -4,14 +4,15 @@
 //! a rotated puzzle gives the rotated answer, and puzzles survive being written and read back.
 
 use proptest::prelude::*;
-use slink::board::{Board, CROSS, LINE, UNKNOWN};
-use slink::deduce::{Deducer, DeducerSet};
-use slink::generate::{Rng, Solution, random_loop_puzzle};
-use slink::puzzle::{Puzzle, parse_all};
+use slink::Board;
+use slink::RuleBook;
+use slink::check_answer;
+use slink::format::view::{Edge, View};
 use slink::rules::RuleSet;
-use slink::rules::compile::RuleBook;
-use slink::solve::{Outcome, SolveOptions, Solver};
-use slink::verify::check_answer;
+use slink::{Deducer, DeducerSet};
+use slink::{Outcome, SolveOptions, Solver};
+use slink::{Puzzle, parse_all};
+use slink::{Rng, Solution, random_loop_puzzle};
 
 fn solver() -> Solver {
     Solver::new(RuleBook::new(RuleSet::builtin()))
@@ -41,25 +42,23 @@ fn blanked(seed: u64, rows: usize, cols: usize, share: f64) -> (Puzzle, Solution
 /// The first decided edge of `board` that the planted loop contradicts, if any.
 fn disagreement(board: &Board, planted: &Solution) -> Option<String> {
     let (rows, cols) = (planted.rows(), planted.cols());
-    let state = |y: isize, x: isize| board.at(board.index(y, x));
-    let differs = |s: u8, line: bool| s != UNKNOWN && (s == LINE) != line;
+    let differs = |s: Edge, line: bool| s != Edge::Unknown && (s == Edge::Line) != line;
     for r in 0..=rows {
         for c in 0..cols {
-            let s = state(2 * r as isize, 2 * c as isize + 1);
+            let s = board.h(r, c);
             if differs(s, planted.h_line(r, c)) {
-                return Some(format!("horizontal edge ({r}, {c}) is {s} on the board"));
+                return Some(format!("horizontal edge ({r}, {c}) is {s:?} on the board"));
             }
         }
     }
     for r in 0..rows {
         for c in 0..=cols {
-            let s = state(2 * r as isize + 1, 2 * c as isize);
+            let s = board.v(r, c);
             if differs(s, planted.v_line(r, c)) {
-                return Some(format!("vertical edge ({r}, {c}) is {s} on the board"));
+                return Some(format!("vertical edge ({r}, {c}) is {s:?} on the board"));
             }
         }
     }
-    debug_assert_ne!(LINE, CROSS);
     None
 }
 

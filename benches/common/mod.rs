@@ -5,9 +5,9 @@
 #![allow(dead_code)]
 
 use slink::format::ascii::render_board;
-use slink::generate::{GenOptions, Generator};
-use slink::puzzle::{Puzzle, PuzzleReader, parse_all};
-use slink::solve::{Outcome, Solver};
+use slink::{GenOptions, Generator};
+use slink::{Outcome, Solver};
+use slink::{Puzzle, PuzzleReader, parse_all};
 use std::path::{Path, PathBuf};
 
 /// The real corpora, by name (`puzzles-slink`, `puzzles-slitherlink`): the tests' copy first,
@@ -77,7 +77,7 @@ pub fn generated(rows: usize, cols: usize, count: usize, seed: u64) -> Vec<Puzzl
 }
 
 /// Like [`generated`], every puzzle grown with one fixed shape (`fill`, `compactness`; see
-/// `slink::generate::Shape`). The time per cell depends much on the shape (compact blobs have
+/// `slink::Shape`). The time per cell depends much on the shape (compact blobs have
 /// large areas of zeros and solve faster than maze-like loops), so grids of different sizes
 /// are compared with one shape.
 pub fn generated_shaped(

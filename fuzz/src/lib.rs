@@ -9,12 +9,12 @@
 //! which replays every input under `fuzz/regressions/` and then random byte vectors.
 
 use arbitrary::{Arbitrary, Unstructured};
-use slink::deduce::{Deducer, DeducerSet};
-use slink::puzzle::{Puzzle, PuzzleReader};
+use slink::RuleBook;
 use slink::rules::RuleSet;
-use slink::rules::compile::RuleBook;
-use slink::rules::prove::{Budget, prove_with};
-use slink::solve::{Outcome, SolveOptions, Solver};
+use slink::rules::{ProofBudget as Budget, prove_with};
+use slink::{Deducer, DeducerSet};
+use slink::{Outcome, SolveOptions, Solver};
+use slink::{Puzzle, PuzzleReader};
 use std::collections::HashSet;
 use std::io;
 use std::sync::OnceLock;
@@ -58,7 +58,7 @@ pub fn puzzle_reader(data: &[u8]) {
         let mut text = Vec::new();
         puzzle.write_to(&mut text);
         text.extend_from_slice(b"0 0\n");
-        let again = slink::puzzle::parse_all("again", &text).expect("a written puzzle reads");
+        let again = slink::parse_all("again", &text).expect("a written puzzle reads");
         assert_eq!(again, std::slice::from_ref(puzzle));
     }
 }
@@ -135,8 +135,8 @@ pub fn rule_files(data: &[u8]) {
         let verdict = prove_with(rule, Budget { steps: 300_000 }, &mut |_| {});
         sound &= verdict.is_safe();
     }
-    let _ = slink::rules::prove::overlaps(&set.rules);
-    let _ = slink::rules::examples::run_all(&set);
+    let _ = slink::rules::overlaps(&set.rules);
+    let _ = slink::rules::run_examples(&set);
     let options = SolveOptions {
         switches: DeducerSet::ALL,
         max_nodes: Some(2_000),
@@ -146,7 +146,7 @@ pub fn rule_files(data: &[u8]) {
     for puzzle in probe_puzzles() {
         let attempt = solver.attempt(&puzzle);
         if attempt.outcome.has_answer() {
-            slink::verify::check_answer(&attempt.board).expect("an answer is a checked loop");
+            slink::check_answer(&attempt.board).expect("an answer is a checked loop");
         }
         if sound && solver.switches().contains(Deducer::Search) {
             assert!(
@@ -276,7 +276,7 @@ pub fn solver(data: &[u8]) {
     let attempt = solver.attempt(&small.puzzle);
     let board = &attempt.board;
     if attempt.outcome.has_answer() {
-        slink::verify::check_answer(board).expect("an answer is a checked loop");
+        slink::check_answer(board).expect("an answer is a checked loop");
     }
     let p = &small.puzzle;
     if p.rows * p.cols > 12 {

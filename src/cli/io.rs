@@ -62,6 +62,7 @@ macro_rules! say {
 }
 pub(crate) use say;
 
+#[cfg(test)]
 /// Runs `f` with an empty standard input and standard output and error collected; returns
 /// what `f` returned and what it wrote to each.
 pub fn captured<R>(f: impl FnOnce(&mut Io) -> R) -> (R, Vec<u8>, Vec<u8>) {

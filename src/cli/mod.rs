@@ -7,7 +7,7 @@ mod discover;
 mod explain;
 mod generate;
 mod input;
-pub mod io;
+mod io;
 mod parallel;
 mod proof;
 pub mod proof_cache;

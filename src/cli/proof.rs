@@ -5,8 +5,9 @@
 use super::io::{Io, say};
 use super::proof_cache::ProofCache;
 use super::{EXIT_BAD_INPUT, rules_check};
+use crate::deduce::Deducer;
 use crate::rules::prove::{Budget, Verdict, prove_with};
-use crate::rules::{Deducer, Rule, RuleSet};
+use crate::rules::{Rule, RuleSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

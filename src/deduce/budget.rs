@@ -56,16 +56,6 @@ impl Budget {
         }
     }
 
-    /// No limits.
-    pub fn unlimited() -> Budget {
-        Budget::new(None, None)
-    }
-
-    /// Search nodes spent so far.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
     /// Spends one search node; fails when the node or time budget is spent.
     #[inline]
     pub fn node(&mut self) -> Result<(), Halt> {

@@ -106,6 +106,7 @@ impl Laws {
         laws
     }
 
+    #[cfg(test)]
     /// Whether a table is in use.
     pub fn has_table(&self) -> bool {
         self.table.is_some()
@@ -154,14 +155,6 @@ impl Laws {
             None => self.backbone(placement, premise),
         }
     }
-}
-
-/// The assignments of `list` that match a premise.
-pub fn matching(list: &[u64], premise: Edges) -> Vec<u64> {
-    list.iter()
-        .copied()
-        .filter(|&a| a & premise.lines == premise.lines && a & premise.crosses == 0)
-        .collect()
 }
 
 /// Every fact shared by the assignments of `list` that match `premise`, within `all`.

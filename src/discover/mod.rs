@@ -56,6 +56,7 @@ pub struct Found {
     /// The rule, named, with its example and quiet board.
     pub rule: Rule,
     /// The candidate it was made from.
+    #[cfg_attr(not(test), allow(dead_code))] // the tests check it against the rule set
     pub candidate: Candidate,
     /// What it added on the corpus when it was picked.
     pub gain: Option<Gain>,
@@ -293,5 +294,47 @@ impl Discovery {
             out.push_str(&rulefile::rule_text(&found.rule, &comment));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::enumerate::{Options, Shape};
+    use super::novelty::{Derived, Known};
+    use super::progress::Progress;
+    use super::{Settings, discover};
+    use crate::rules::RuleSet;
+
+    #[test]
+    fn no_kept_candidate_is_derived_by_the_built_in_set() {
+        let set = RuleSet::builtin();
+        let settings = Settings {
+            enumerate: Options {
+                windows: vec![Shape {
+                    rows: 1,
+                    cols: 2,
+                    max_facts: 2,
+                }],
+                alphabet: vec![Some(1), Some(2), Some(3), None],
+                single_loop: true,
+            },
+            level: 3,
+            keep: 1000,
+            overshoot: 0,
+            colouring: true,
+        };
+        let found = discover(&set, &settings, None, &Progress::hidden());
+        assert!(found.known > 0, "some candidates are derived already");
+        assert!(!found.rules.is_empty());
+        assert!(found.unsound.is_empty());
+        let known = Known::new(&set);
+        for f in &found.rules {
+            assert_eq!(
+                known.derive(&f.candidate),
+                Derived::Part,
+                "{} is derived by the built-in set",
+                f.rule.name
+            );
+        }
     }
 }

@@ -298,11 +298,6 @@ impl Scorer {
         self.puzzles.len()
     }
 
-    /// Whether the corpus is empty.
-    pub fn is_empty(&self) -> bool {
-        self.puzzles.is_empty()
-    }
-
     /// The puzzles among `among`, not finished, on whose fixpoint a rule fires.
     fn firing(&self, pattern: &Pattern, among: &[usize]) -> Vec<usize> {
         among
@@ -334,22 +329,6 @@ impl Scorer {
             }
         }
         out
-    }
-
-    /// What adding `rule` to the current set gains.
-    pub fn gain(&self, rule: &Rule) -> Gain {
-        let pattern = Pattern::new(expand_rule(0, rule));
-        let all: Vec<usize> = (0..self.puzzles.len()).collect();
-        self.gain_on(&pattern, &self.firing(&pattern, &all))
-    }
-
-    /// What adding a rule (given by its variants) gains on the `affected` puzzles: from each
-    /// fixpoint, the rule's conclusions are written and the set's engine propagates them, in
-    /// turn, until the rule fires no more.
-    fn gain_on(&self, pattern: &Pattern, affected: &[usize]) -> Gain {
-        self.gains_on(pattern, affected)
-            .into_iter()
-            .fold(Gain::default(), |a, (_, g)| a.plus(g))
     }
 
     /// What adding a rule gains on each of the `affected` puzzles (those it gains on).

@@ -22,8 +22,6 @@ pub struct Window {
     pub edges: Vec<Pos>,
     /// The box's cells, row by row.
     pub cells: Vec<Pos>,
-    /// The box's dots, row by row.
-    pub dots: Vec<Pos>,
     /// For each box dot, the mask of its four edges.
     pub dot_masks: Vec<u64>,
     /// For each box cell, the mask of its four sides.
@@ -42,8 +40,6 @@ pub struct Window {
 /// A symmetry of a box, as permutations of its edges and cells.
 #[derive(Clone, Debug)]
 pub struct BoxSymmetry {
-    /// The symmetry of the square.
-    pub symmetry: Symmetry,
     /// Edge `i` goes to edge `edges[i]`.
     pub edges: Vec<u8>,
     /// Cell `i` goes to cell `cells[i]`.
@@ -105,7 +101,6 @@ impl Window {
             dot_count: all_dots.len(),
             edges,
             cells,
-            dots,
             dot_masks,
             cell_masks,
             ends,
@@ -141,6 +136,7 @@ impl Window {
         self.cells.iter().position(|&c| c == p)
     }
 
+    #[cfg(test)]
     /// Whether an edge is an exit: it touches only one box dot.
     pub fn is_exit(&self, i: usize) -> bool {
         let (h, w) = (2 * self.rows as i32, 2 * self.cols as i32);
@@ -212,11 +208,7 @@ impl Window {
                 .collect();
             // A bijection of the edges: the box lands on itself (a long box turned a quarter does not).
             if let (Some(edges), Some(cells)) = (edges, cells) {
-                out.push(BoxSymmetry {
-                    symmetry,
-                    edges,
-                    cells,
-                });
+                out.push(BoxSymmetry { edges, cells });
             }
         }
         out

@@ -10,7 +10,6 @@ pub mod html;
 use crate::board::{Board, CROSS, LINE, Reason, contradiction::describe_point};
 use crate::deduce::Deducer;
 use crate::format::view::{Edge, Picture};
-use crate::geometry::Symmetry;
 use crate::rules::compile::RuleBook;
 use crate::rules::draw::{draw, draw_framed};
 use std::fmt::Write as _;
@@ -151,14 +150,6 @@ impl Step {
             draw_framed(&v.dots, &v.premise, &frame, 0),
             draw(&v.dots, &then, 0),
         ))
-    }
-
-    /// The symmetry a rule step used.
-    pub fn symmetry(&self, book: &RuleBook) -> Option<Symmetry> {
-        match self.reason {
-            Reason::Rule { variant, .. } => Some(book.variants[variant as usize].symmetry),
-            _ => None,
-        }
     }
 }
 

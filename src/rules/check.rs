@@ -1,7 +1,8 @@
 //! Meaning checks on parsed rule files: pictures of equal shape, clues 0-3, a conclusion that keeps the premise and adds to it, known deducers, unique names.
 
 use super::ast::{Diagnostic, ExampleAst, FileAst, Glyph, PictureAst, RuleAst, Span};
-use super::{Deducer, Example, Fact, Rule};
+use super::{Example, Fact, Rule};
+use crate::deduce::Deducer;
 use crate::geometry::{Kind, Pos};
 use std::collections::{BTreeSet, HashMap};
 

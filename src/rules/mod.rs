@@ -1,15 +1,26 @@
 //! Rule sets: the checked form of rule files, and loading them from a directory or from the copy built into the binary.
 
-pub mod ast;
-pub mod check;
-pub mod compile;
-pub mod draw;
-pub mod examples;
-pub mod expand;
-pub mod grammar;
-pub mod prove;
+pub(crate) mod ast;
+pub(crate) mod check;
+pub(crate) mod compile;
+pub(crate) mod draw;
+pub(crate) mod examples;
+pub(crate) mod expand;
+pub(crate) mod grammar;
+#[cfg(test)]
+mod matcher_tests;
+pub(crate) mod prove;
 
-pub use crate::deduce::Deducer;
+// The rule pipeline's stages, for rule authors' tools, the benches and the fuzz targets:
+// text -> raw (grammar) -> checked -> expanded -> compiled; the prover and the example runner.
+pub use check::{check_file, check_unique_names};
+pub use compile::RuleBook;
+pub use examples::run_all as run_examples;
+pub use expand::{Variant, expand_all};
+pub use grammar::parse_file;
+pub use prove::{Budget as ProofBudget, overlaps, prove_with};
+
+use crate::deduce::Deducer;
 use crate::geometry::Pos;
 pub use ast::{Diagnostic, Glyph, Span};
 use std::fmt;

@@ -388,16 +388,6 @@ pub fn borders(rule: &Rule) -> Vec<Border> {
     out
 }
 
-/// Checks one reading of a rule, with or without the single-loop law (without a budget).
-pub fn check(rule: &Rule, border: &Border, single_loop: bool) -> Outcome {
-    let mut work = Work {
-        steps: 0,
-        limit: u64::MAX,
-        progress: &mut |_| {},
-    };
-    check_within(rule, border, single_loop, &mut work).unwrap_or(Outcome::NeverMatches)
-}
-
 /// Checks one reading: first whether any assignment matches the premise at all, then, for
 /// each conclusion fact, whether some assignment matches the premise with that fact broken.
 /// Forcing the broken fact first prunes far more than enumerating every matching assignment
@@ -838,6 +828,17 @@ fn covers(a: &Variant, b: &Variant) -> Option<bool> {
         found = Some(false);
     }
     found
+}
+
+/// Checks one reading of a rule, with or without the single-loop law (without a budget).
+#[cfg(test)]
+fn check(rule: &Rule, border: &Border, single_loop: bool) -> Outcome {
+    let mut work = Work {
+        steps: 0,
+        limit: u64::MAX,
+        progress: &mut |_| {},
+    };
+    check_within(rule, border, single_loop, &mut work).unwrap_or(Outcome::NeverMatches)
 }
 
 #[cfg(test)]

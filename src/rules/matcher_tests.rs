@@ -5,13 +5,13 @@
 //! (dot tables, side tables, one- and two-cell tests) and a fixture of rules that only the
 //! general watch index takes (`tests/fixtures/general/`).
 
-use slink::board::{Board, CROSS, LINE, Reason, Tracking, UNKNOWN};
-use slink::deduce::DeducerSet;
-use slink::engine::Engine;
-use slink::generate::Rng;
-use slink::puzzle::Puzzle;
-use slink::rules::compile::RuleBook;
-use slink::rules::{Glyph, RuleSet};
+use crate::board::{Board, CROSS, LINE, Reason, Tracking, UNKNOWN};
+use crate::deduce::DeducerSet;
+use crate::engine::Engine;
+use crate::generate::Rng;
+use crate::puzzle::Puzzle;
+use crate::rules::compile::RuleBook;
+use crate::rules::{Glyph, RuleSet};
 use std::collections::HashMap;
 
 /// Edge states of a grid by doubled coordinates, with everything off the grid a cross.
@@ -274,7 +274,7 @@ fn the_built_in_rules_match_as_the_interpreter_says() {
 
 #[test]
 fn rules_of_the_general_form_match_as_the_interpreter_says() {
-    let text = include_str!("fixtures/general/general.rules");
+    let text = include_str!("../../tests/fixtures/general/general.rules");
     let set = RuleSet::from_sources(&[("general.rules", text)]).expect("the fixture parses");
     let book = RuleBook::new(set);
     let stages = book.stages(64, true);
@@ -288,8 +288,8 @@ fn rules_of_the_general_form_match_as_the_interpreter_says() {
 
 #[test]
 fn the_built_in_rules_with_the_general_ones_match_too() {
-    let general = include_str!("fixtures/general/general.rules");
-    let mut sources: Vec<(String, String)> = slink::rules::BUILTIN_RULES
+    let general = include_str!("../../tests/fixtures/general/general.rules");
+    let mut sources: Vec<(String, String)> = crate::rules::BUILTIN_RULES
         .iter()
         .map(|(n, t)| (n.to_string(), t.to_string()))
         .collect();
