@@ -14,6 +14,7 @@ pub mod proof_cache;
 mod rules_check;
 mod rules_test;
 mod solve;
+pub(crate) mod write_file;
 
 use crate::compile::{RuleBook, Switches};
 use crate::puzzle::MAX_CELLS;
