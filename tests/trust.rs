@@ -1,12 +1,205 @@
-//! What slink must never do to the files it is given: write through a symbolic link, or
-//! overwrite a file it was not told to replace.
+//! What slink must never do to the files and streams it is given: write through a symbolic
+//! link, overwrite a file it was not told to replace, or leave half an answer on a pipe when
+//! it is interrupted.
 
 mod common;
 
 use common::{BIN, Run, TempDir, data, finish, root, slink};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------------------------
+// Ctrl-C (SIGINT) while answers are written
+
+/// A Slink puzzle of `n` x `n` cells whose loop is the border: 2 in the corners, 1 along the
+/// sides, 0 inside (deduction finishes it at once; its answer is a large frame).
+fn border_puzzle(n: usize) -> String {
+    let mut text = format!("{n} {n}\n");
+    for r in 0..n {
+        let row: Vec<&str> = (0..n)
+            .map(|c| {
+                let edge = usize::from(r == 0 || r == n - 1) + usize::from(c == 0 || c == n - 1);
+                ["0", "1", "2"][edge]
+            })
+            .collect();
+        text.push_str(&row.join(" "));
+        text.push('\n');
+    }
+    text
+}
+
+/// The answers of an ASCII stream: each is its number's line and a frame of `#` rows; the
+/// text must end at the end of an answer.
+fn whole_answers(out: &str) -> usize {
+    let lines: Vec<&str> = out.lines().collect();
+    let mut answers = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        assert_eq!(
+            lines[i],
+            (answers + 1).to_string(),
+            "answer {} starts with its number",
+            answers + 1
+        );
+        let top = lines.get(i + 1).copied().unwrap_or_default();
+        assert!(
+            !top.is_empty() && top.bytes().all(|b| b == b'#'),
+            "answer {} has no frame top",
+            answers + 1
+        );
+        let bottom = lines[i + 2..]
+            .iter()
+            .position(|l| *l == top)
+            .unwrap_or_else(|| panic!("answer {} is cut: no frame bottom", answers + 1));
+        i += 3 + bottom;
+        answers += 1;
+    }
+    assert!(out.ends_with('\n'), "the output ends inside a line");
+    answers
+}
+
+/// Sends SIGINT to a child.
+fn interrupt(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -INT failed");
+}
+
+/// Waits for a child, killing it (and failing) after a minute.
+fn wait(mut child: Child, stdout: std::thread::JoinHandle<Vec<u8>>, what: &str) -> Run {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{what}: still running a minute after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut output = child.wait_with_output().unwrap();
+    output.stdout = stdout.join().unwrap();
+    finish(output, what)
+}
+
+/// The number in `slink: interrupted after N answers`.
+fn interrupted_after(run: &Run, what: &str) -> usize {
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("slink: interrupted after "))
+        .unwrap_or_else(|| panic!("{what}: stderr does not say the run was interrupted:\n{}", run.stderr));
+    line.split_whitespace()
+        .nth(3)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{what}: {line}"))
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_while_a_large_answer_is_written_ends_on_a_whole_answer() {
+    let dir = TempDir::new("sigint");
+    let copies = 6;
+    let input = dir.0.join("big.in");
+    let mut text = String::new();
+    for _ in 0..copies {
+        text.push_str(&border_puzzle(150));
+    }
+    text.push_str("0 0\n");
+    std::fs::write(&input, text).unwrap();
+    for jobs in ["1", "2"] {
+        let what = format!("slink -j {jobs} big.in, interrupted");
+        let mut child = Command::new(BIN)
+            .args(["-j", jobs, input.to_str().unwrap()])
+            .env("SLINK_CACHE_DIR", "")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        // The first bytes of the first answer (about 190 KB, more than a pipe holds): the
+        // writer is now in the middle of it, and stays there until more is read.
+        let mut head = vec![0; 1000];
+        stdout.read_exact(&mut head).unwrap();
+        interrupt(&child);
+        std::thread::sleep(Duration::from_millis(300));
+        let reader = std::thread::spawn(move || {
+            let mut rest = head;
+            stdout.read_to_end(&mut rest).unwrap();
+            rest
+        });
+        let run = wait(child, reader, &what);
+        assert_eq!(run.status, 130, "{what}: {}", run.stderr);
+        let said = interrupted_after(&run, &what);
+        let written = whole_answers(&run.stdout_text());
+        assert_eq!(said, written, "{what}: stderr names the answers written");
+        assert!(
+            (1..copies).contains(&written),
+            "{what}: {written} answers: the one being written is finished and the run stops"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_while_waiting_for_input_ends_at_once_after_the_answers_written() {
+    for jobs in ["1", "2"] {
+        let what = format!("slink -j {jobs} on an open pipe, interrupted");
+        let mut child = Command::new(BIN)
+            .args(["-j", jobs])
+            .env("SLINK_CACHE_DIR", "")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(border_puzzle(4).as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        // Its answer arrives while slink waits for more input (the pipe stays open).
+        let mut stdout = child.stdout.take().unwrap();
+        let mut seen = Vec::new();
+        let mut byte = [0];
+        while whole(&seen) < 1 {
+            assert_eq!(stdout.read(&mut byte).unwrap(), 1, "{what}: output ended");
+            seen.push(byte[0]);
+        }
+        interrupt(&child);
+        let reader = std::thread::spawn(move || {
+            stdout.read_to_end(&mut seen).unwrap();
+            seen
+        });
+        let run = wait(child, reader, &what);
+        drop(stdin);
+        assert_eq!(run.status, 130, "{what}: {}", run.stderr);
+        assert_eq!(interrupted_after(&run, &what), 1, "{what}");
+        assert_eq!(whole_answers(&run.stdout_text()), 1, "{what}");
+    }
+}
+
+/// Whole answers in `bytes` so far (frames closed).
+fn whole(bytes: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(bytes);
+    let frame_rows = text
+        .lines()
+        .filter(|l| !l.is_empty() && l.bytes().all(|b| b == b'#'))
+        .count();
+    if text.ends_with('\n') { frame_rows / 2 } else { 0 }
+}
+
+#[test]
+fn answers_are_unchanged_when_nothing_interrupts() {
+    let input = std::fs::read(data("sample.in")).unwrap();
+    let expected = std::fs::read(data("sample.out")).unwrap();
+    for jobs in ["1", "2"] {
+        let run = slink(&["-j", jobs], &input);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        assert_eq!(run.stdout, expected);
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Files written: never through a link, never over a file unless --force, atomically

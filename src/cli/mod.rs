@@ -7,6 +7,7 @@ mod discover;
 mod explain;
 mod generate;
 mod input;
+mod interrupt;
 pub mod io;
 mod parallel;
 mod proof;
@@ -392,6 +393,8 @@ pub(crate) fn io_reason(e: &std::io::Error) -> String {
 
 /// Runs the command line of this process on its standard streams; returns the exit status.
 pub fn main() -> i32 {
+    // Ctrl-C while answers are written ends the run on a whole answer.
+    interrupt::install();
     let (mut stdin, mut stdout, mut stderr) =
         (std::io::stdin(), std::io::stdout(), std::io::stderr());
     let (out_terminal, err_terminal) = (stdout.is_terminal(), stderr.is_terminal());
