@@ -90,7 +90,12 @@ fn interrupted_after(run: &Run, what: &str) -> usize {
         .stderr
         .lines()
         .find(|l| l.starts_with("slink: interrupted after "))
-        .unwrap_or_else(|| panic!("{what}: stderr does not say the run was interrupted:\n{}", run.stderr));
+        .unwrap_or_else(|| {
+            panic!(
+                "{what}: stderr does not say the run was interrupted:\n{}",
+                run.stderr
+            )
+        });
     line.split_whitespace()
         .nth(3)
         .and_then(|n| n.parse().ok())
@@ -187,7 +192,11 @@ fn whole(bytes: &[u8]) -> usize {
         .lines()
         .filter(|l| !l.is_empty() && l.bytes().all(|b| b == b'#'))
         .count();
-    if text.ends_with('\n') { frame_rows / 2 } else { 0 }
+    if text.ends_with('\n') {
+        frame_rows / 2
+    } else {
+        0
+    }
 }
 
 #[test]
@@ -232,7 +241,8 @@ fn explain_html_keeps_an_existing_page_unless_forced() {
     let kept = run(&["explain", "--html", out], &sample());
     assert_eq!(kept.status, 2, "{}", kept.stderr);
     assert!(
-        kept.stderr.contains(&format!("{out} exists already; give --force")),
+        kept.stderr
+            .contains(&format!("{out} exists already; give --force")),
         "{}",
         kept.stderr
     );
@@ -240,7 +250,11 @@ fn explain_html_keeps_an_existing_page_unless_forced() {
 
     let forced = run(&["explain", "--html", out, "--force"], &sample());
     assert_eq!(forced.status, 0, "{}", forced.stderr);
-    assert!(std::fs::read_to_string(&page).unwrap().starts_with("<!DOCTYPE html>"));
+    assert!(
+        std::fs::read_to_string(&page)
+            .unwrap()
+            .starts_with("<!DOCTYPE html>")
+    );
     assert_eq!(
         names(&dir.0),
         ["page-2.html", "page-3.html", "page-4.html", "page.html"]
@@ -281,7 +295,11 @@ fn explain_html_writes_through_no_symbolic_link() {
     std::fs::remove_file(&page).unwrap();
     let ran = run(&["explain", "--html", out, "--force"], &sample());
     assert_eq!(ran.status, 2, "{}", ran.stderr);
-    assert!(ran.stderr.contains("page-2.html is a symbolic link"), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("page-2.html is a symbolic link"),
+        "{}",
+        ran.stderr
+    );
     assert!(!elsewhere.exists());
     assert!(std::fs::symlink_metadata(&second).unwrap().is_symlink());
 }
@@ -304,8 +322,9 @@ fn explain_html_names_each_page_after_its_puzzle_when_the_first_is_bad() {
     let ran = run(&["explain", "--html", out], &input);
     assert_eq!(ran.status, 2, "{}", ran.stderr);
     assert!(
-        ran.stderr
-            .contains(&format!("puzzle 1 could not be read, so {out} is not written")),
+        ran.stderr.contains(&format!(
+            "puzzle 1 could not be read, so {out} is not written"
+        )),
         "{}",
         ran.stderr
     );
@@ -342,14 +361,19 @@ fn discover_keeps_an_existing_rule_file_unless_forced() {
     let kept = discover(dir.path(), &[]);
     assert_eq!(kept.status, 2, "{}", kept.stderr);
     assert!(
-        kept.stderr.contains("window-1x1.rules exists already; give --force"),
+        kept.stderr
+            .contains("window-1x1.rules exists already; give --force"),
         "{}",
         kept.stderr
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "# mine\n");
     let forced = discover(dir.path(), &["--force"]);
     assert_eq!(forced.status, 0, "{}", forced.stderr);
-    assert!(std::fs::read_to_string(&file).unwrap().starts_with("# Rules found"));
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .starts_with("# Rules found")
+    );
     assert_eq!(names(&dir.0), ["window-1x1.rules"]);
 }
 

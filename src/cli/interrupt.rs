@@ -60,7 +60,9 @@ fn on_interrupt() {
         imp::default_action();
     }
     if state.interrupts > 1 {
-        eprintln!("slink: interrupted again: ended at once, so the output may be cut inside an answer");
+        eprintln!(
+            "slink: interrupted again: ended at once, so the output may be cut inside an answer"
+        );
         std::process::exit(EXIT_INTERRUPTED);
     }
     REQUESTED.store(true, Ordering::SeqCst);

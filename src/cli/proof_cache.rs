@@ -9,10 +9,10 @@
 //! `$HOME/.cache/slink`. Only `Sound` verdicts are kept. The cache is a convenience: a file
 //! that cannot be read or written is passed over in silence, and the rules are proven.
 
+use super::write_file::{Existing, write_file};
 use crate::rules::{Fact, Glyph, Rule};
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use super::write_file::{Existing, write_file};
 use std::path::{Path, PathBuf};
 
 /// The largest cache file merged with when saving (a larger one is written afresh).
@@ -223,7 +223,11 @@ mod tests {
         cache.record(&set.rules[0]);
         cache.save();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
-        assert!(std::fs::symlink_metadata(file_in(&dir)).unwrap().is_symlink());
+        assert!(
+            std::fs::symlink_metadata(file_in(&dir))
+                .unwrap()
+                .is_symlink()
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -54,7 +54,12 @@ impl fmt::Display for WriteError {
                 path.display()
             ),
             WriteError::Io(path, e) => {
-                write!(f, "cannot write {}: {}", path.display(), super::io_reason(e))
+                write!(
+                    f,
+                    "cannot write {}: {}",
+                    path.display(),
+                    super::io_reason(e)
+                )
             }
         }
     }
