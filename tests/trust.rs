@@ -443,3 +443,68 @@ fn the_proof_cache_is_written_through_no_symbolic_link() {
     assert_eq!(again.status, 0, "{}", again.stderr);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The HTML page: what the user names is text, never markup or script
+
+/// The `<script type="application/json">` block of a page.
+fn json_block(page: &str) -> &str {
+    let open = r#"<script type="application/json" id="data">"#;
+    let start = page.find(open).expect("the page has its data block") + open.len();
+    let end = start
+        + page[start..]
+            .find("</script>")
+            .expect("the data block ends");
+    &page[start..end]
+}
+
+#[test]
+fn explain_html_escapes_file_and_rule_directory_names() {
+    let hostile = "x<img src=x onerror=alert(1)>{{DATA}}<!--<script>";
+    let dir = TempDir::new("html-names");
+    let rules = dir.0.join(format!("rules{hostile}"));
+    std::fs::create_dir(&rules).unwrap();
+    for entry in std::fs::read_dir(root().join("rules")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rules") {
+            std::fs::copy(&path, rules.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let input = dir.0.join(format!("{hostile}.in"));
+    std::fs::write(&input, "3 3\n2 1 2\n1 0 1\n2 1 2\n").unwrap();
+    let out = dir.0.join("page.html");
+    let ran = run(
+        &[
+            "explain",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--html",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+    let page = std::fs::read_to_string(&out).unwrap();
+    // The title and heading hold the file name as text.
+    assert!(!page.contains("<img"), "{page}");
+    assert!(page.contains("x&lt;img src=x onerror=alert(1)&gt;{{DATA}}&lt;!--&lt;script&gt;"));
+    // One data block, one viewer script: nothing in a name opens or closes either.
+    assert_eq!(page.matches("<script").count(), 2, "{page}");
+    assert_eq!(page.matches("</script>").count(), 2, "{page}");
+    let json = json_block(&page);
+    assert!(!json.contains(['<', '>', '&']), "{json}");
+    assert!(json.starts_with('{') && json.ends_with('}'), "{json}");
+    // The rule steps name their file, in the hostile directory, escaped as JSON text.
+    assert!(json.contains(r"rulesx\u003cimg"), "{json}");
+    let data: serde_json::Value = serde_json::from_str(json).expect("the data block is JSON");
+    assert!(data["title"].as_str().unwrap().contains(hostile));
+    assert!(
+        data["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["title"].as_str().unwrap().contains(hostile)),
+        "{json}"
+    );
+}
