@@ -4,6 +4,7 @@
 //! sound, and every example must pass, or the command fails.
 
 use super::io::{Io, say};
+use super::write_file::{Existing, check_target, write_file};
 use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, RulesArg, TrustArg, io_reason, parse_jobs};
 use crate::discover::enumerate::{Options, Shape};
 use crate::discover::progress::Progress;
@@ -57,8 +58,11 @@ pub struct DiscoverArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// The rule file's name in DIR (default: `window-RxC.rules`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = parse_file_name)]
     pub file: Option<String>,
+    /// Replace the rule file when it exists already (never through a symbolic link).
+    #[arg(long)]
+    pub force: bool,
     /// Run on N threads (default: every core, or RAYON_NUM_THREADS).
     #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
@@ -118,6 +122,22 @@ fn parse_window(text: &str) -> Result<WindowArg, String> {
         cols: c,
         max_facts: facts,
     })
+}
+
+/// Parses `--file`: a plain file name, so that the file stays in the `--out` directory.
+fn parse_file_name(text: &str) -> Result<String, String> {
+    let plain = !text.is_empty()
+        && text != "."
+        && text != ".."
+        && !text.contains(['/', '\\'])
+        && !text.starts_with('.');
+    if plain {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "`{text}`: give a file name without a directory (the directory is --out)"
+        ))
+    }
 }
 
 /// What a premise cell may hold: clues, and `None` for anything.
@@ -203,7 +223,6 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     };
-    let found = pool.install(|| discover(&set, &settings, corpus, &progress));
     let file = args.file.clone().unwrap_or_else(|| {
         let sizes: Vec<String> = args
             .window
@@ -213,14 +232,29 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         format!("window-{}.rules", sizes.join("-"))
     });
     let path = args.out.join(&file);
+    let existing = if args.force {
+        Existing::Replace
+    } else {
+        Existing::Keep
+    };
+    // Said before the search rather than after it; checked again when writing.
+    if let Err(e) = check_target(&path, existing) {
+        say!(io, "slink: {e}");
+        return EXIT_BAD_INPUT;
+    }
+    let found = pool.install(|| discover(&set, &settings, corpus, &progress));
     let text = found.file_text(&header(args));
-    if let Err(e) = std::fs::create_dir_all(&args.out).and_then(|_| std::fs::write(&path, &text)) {
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
         say!(
             io,
             "slink: cannot write {}: {}",
             path.display(),
             io_reason(&e)
         );
+        return EXIT_BAD_INPUT;
+    }
+    if let Err(e) = write_file(&path, text.as_bytes(), existing) {
+        say!(io, "slink: {e}");
         return EXIT_BAD_INPUT;
     }
     let problems = read_back(&path.display().to_string(), &text);
@@ -401,5 +435,9 @@ mod tests {
             Ok(Alphabet(vec![Some(3), None, Some(1)]))
         );
         assert!(parse_alphabet("4").is_err());
+        assert_eq!(parse_file_name("mine.rules"), Ok("mine.rules".to_string()));
+        for bad in ["", ".", "..", "../x.rules", "a/b.rules", ".hidden.rules"] {
+            assert!(parse_file_name(bad).is_err(), "{bad}");
+        }
     }
 }

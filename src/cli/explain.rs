@@ -2,6 +2,7 @@
 
 use super::input::{Inputs, Item, Source};
 use super::io::{Io, say};
+use super::write_file::{Existing, write_file};
 use super::{
     BudgetArgs, DeductionArgs, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, InputArgs, RulesArg,
     TrustArg,
@@ -26,9 +27,13 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "N")]
     every: Option<usize>,
     /// Write an HTML page to step through instead of text: OUT for the first puzzle, OUT
-    /// with `-2`, `-3`, ... before its extension for the next ones.
+    /// with `-2`, `-3`, ... before its extension for the next ones (puzzle K's page is named
+    /// after K also when an earlier puzzle is bad). An existing file is kept (see --force).
     #[arg(long, value_name = "OUT")]
     html: Option<PathBuf>,
+    /// With --html: replace pages that exist already (never through a symbolic link).
+    #[arg(long, requires = "html")]
+    force: bool,
     #[command(flatten)]
     rules: RulesArg,
     #[command(flatten)]
@@ -68,16 +73,32 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
     let mut inputs = Inputs::new(sources, &mut **stdin, args.input.max_cells);
     let (mut bad, mut unsolved) = (false, false);
     let mut text = String::new();
+    let mut numbered_before = 0;
     while let Some(item) = inputs.next(&mut **out) {
         let (number, source, puzzle) = match item {
             Item::Puzzle {
                 number,
                 source,
                 puzzle,
-            } => (number, source, puzzle),
+            } => {
+                numbered_before = number;
+                (number, source, puzzle)
+            }
             Item::Problem(message) => {
                 bad = true;
                 let _ = writeln!(err, "{message}");
+                // A bad puzzle keeps its number, and so its page's name: no page for it.
+                if let Some(base) = &args.html
+                    && inputs.numbered() > numbered_before
+                {
+                    let number = inputs.numbered();
+                    let _ = writeln!(
+                        err,
+                        "slink: puzzle {number} could not be read, so {} is not written",
+                        numbered(base, number).display()
+                    );
+                }
+                numbered_before = inputs.numbered();
                 continue;
             }
             Item::Warning(message) => {
@@ -101,17 +122,17 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
                 &attempt.board,
                 solver.book(),
             );
-            match std::fs::write(&path, page) {
+            let existing = if args.force {
+                Existing::Replace
+            } else {
+                Existing::Keep
+            };
+            match write_file(&path, page.as_bytes(), existing) {
                 Ok(()) => {
                     let _ = writeln!(err, "slink: wrote {}", path.display());
                 }
                 Err(e) => {
-                    let _ = writeln!(
-                        err,
-                        "slink: cannot write {}: {}",
-                        path.display(),
-                        super::io_reason(&e)
-                    );
+                    let _ = writeln!(err, "slink: {e}");
                     return EXIT_BAD_INPUT;
                 }
             }

@@ -107,6 +107,11 @@ impl<'a> Inputs<'a> {
         }
     }
 
+    /// The puzzle numbers handed out so far (bad puzzles keep theirs).
+    pub fn numbered(&self) -> usize {
+        self.number
+    }
+
     /// The count of bytes read from the sources so far, shared.
     pub fn bytes_read(&self) -> Arc<AtomicU64> {
         self.read.clone()

@@ -7,6 +7,7 @@ mod discover;
 mod explain;
 mod generate;
 mod input;
+mod interrupt;
 mod io;
 mod parallel;
 mod proof;
@@ -14,6 +15,7 @@ pub mod proof_cache;
 mod rules_check;
 mod rules_test;
 mod solve;
+pub(crate) mod write_file;
 
 use crate::deduce::{Deducer, DeducerSet};
 use crate::puzzle::MAX_CELLS;
@@ -417,6 +419,8 @@ pub(crate) fn io_reason(e: &std::io::Error) -> String {
 
 /// Runs the command line of this process on its standard streams; returns the exit status.
 pub fn main() -> i32 {
+    // Ctrl-C while answers are written ends the run on a whole answer.
+    interrupt::install();
     let (mut stdin, mut stdout, mut stderr) =
         (std::io::stdin(), std::io::stdout(), std::io::stderr());
     let (out_terminal, err_terminal) = (stdout.is_terminal(), stderr.is_terminal());

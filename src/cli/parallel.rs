@@ -1,6 +1,7 @@
 //! `--jobs N`: one thread reads, N threads solve, the calling thread writes in input order; puzzles travel in batches, and a window bounds what is in flight.
 
 use super::input::{Inputs, Item};
+use super::interrupt::Output;
 use super::solve::{Done, Formatter, Writer, solved};
 use crate::puzzle::Puzzle;
 use crate::solve::Solver;
@@ -38,7 +39,7 @@ pub(super) fn run(
     solver: Solver,
     jobs: usize,
     writer: &mut Writer,
-    out: &mut dyn Write,
+    output: &Output,
     err: &mut dyn Write,
 ) -> io::Result<()> {
     let count = writer.stats.is_some();
@@ -70,7 +71,7 @@ pub(super) fn run(
         drop(job_rx);
         let window = &window;
         scope.spawn(move || read(inputs, job_tx, done_tx, window));
-        let written = write_in_order(done_rx, window, writer, out, err);
+        let written = write_in_order(done_rx, window, writer, output, err);
         // The reader may wait for room the writer will no longer make.
         window.close();
         written
@@ -206,7 +207,7 @@ fn write_in_order(
     done_rx: Receiver<Results>,
     window: &Window,
     writer: &mut Writer,
-    out: &mut dyn Write,
+    output: &Output,
     err: &mut dyn Write,
 ) -> io::Result<()> {
     let mut waiting: BTreeMap<usize, Option<Done>> = BTreeMap::new();
@@ -216,7 +217,7 @@ fn write_in_order(
             Ok(r) => Some(r),
             Err(mpsc::TryRecvError::Empty) => {
                 // Nothing ready: show what is written so far before waiting.
-                out.flush()?;
+                output.flush()?;
                 done_rx.recv().ok()
             }
             Err(mpsc::TryRecvError::Disconnected) => None,
@@ -234,7 +235,8 @@ fn write_in_order(
                 Done::Rendered { cells, .. } => cells + ITEM_COST,
                 _ => ITEM_COST,
             };
-            writer.emit(out, err, done)?;
+            // Each answer whole: Ctrl-C ends the run between two of them.
+            output.answer(|out| writer.emit(out, err, done))?;
             window.give(cost);
             next += 1;
         }

@@ -9,11 +9,14 @@
 //! `$HOME/.cache/slink`. Only `Sound` verdicts are kept. The cache is a convenience: a file
 //! that cannot be read or written is passed over in silence, and the rules are proven.
 
+use super::write_file::{Existing, write_file};
 use crate::rules::{Fact, Glyph, Rule};
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
+
+/// The largest cache file merged with when saving (a larger one is written afresh).
+const MAX_BYTES: u64 = 64 << 20;
 
 /// The cache directory the environment names, if any.
 pub fn dir_from_env() -> Option<PathBuf> {
@@ -112,24 +115,39 @@ impl ProofCache {
         }
     }
 
-    /// Appends the rules proven in this run to the file (one write, so that runs side by side
-    /// do not interleave lines); a failure is ignored.
+    /// Adds the rules proven in this run to the file: the file as it is now (other runs may
+    /// have added to it since it was read) plus them, written beside it and renamed into
+    /// place ([`write_file`]), so that no reader sees a part of a line and no symbolic link
+    /// at the file's name is written through; a failure is ignored.
     pub fn save(&mut self) {
         let Some(file) = &self.file else { return };
         if self.fresh.is_empty() {
             return;
         }
-        let text: String = self.fresh.drain(..).map(|k| k + "\n").collect();
+        let mut text = String::new();
+        let mut kept = HashSet::new();
+        if let Ok(meta) = std::fs::symlink_metadata(file)
+            && meta.is_file()
+            && meta.len() <= MAX_BYTES
+            && let Ok(bytes) = std::fs::read(file)
+        {
+            for line in String::from_utf8_lossy(&bytes).lines() {
+                if !line.is_empty() && kept.insert(line.to_string()) {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+        }
+        for key in self.fresh.drain(..) {
+            if kept.insert(key.clone()) {
+                text.push_str(&key);
+                text.push('\n');
+            }
+        }
         if let Some(dir) = file.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        if let Ok(mut f) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(file)
-        {
-            let _ = f.write_all(text.as_bytes());
-        }
+        let _ = write_file(file, text.as_bytes(), Existing::Replace);
     }
 }
 
@@ -190,6 +208,43 @@ mod tests {
         cache.record(&set.rules[0]);
         cache.save();
         assert!(!cache.proven(&set.rules[0]));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_the_cache_file_is_not_written_through() {
+        let dir = temp("link");
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, "keep me").unwrap();
+        std::os::unix::fs::symlink(&victim, file_in(&dir)).unwrap();
+        let set = RuleSet::builtin();
+        let mut cache = ProofCache::open(&dir);
+        cache.record(&set.rules[0]);
+        cache.save();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+        assert!(
+            std::fs::symlink_metadata(file_in(&dir))
+                .unwrap()
+                .is_symlink()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn saving_keeps_what_another_run_added_meanwhile() {
+        let dir = temp("merge");
+        let set = RuleSet::builtin();
+        let (mut one, mut two) = (ProofCache::open(&dir), ProofCache::open(&dir));
+        one.record(&set.rules[0]);
+        two.record(&set.rules[1]);
+        one.save();
+        two.save();
+        let again = ProofCache::open(&dir);
+        assert!(again.proven(&set.rules[0]) && again.proven(&set.rules[1]));
+        let text = std::fs::read_to_string(file_in(&dir)).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

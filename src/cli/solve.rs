@@ -6,6 +6,7 @@
 //! messages, grades and statistics on standard error.
 
 use super::input::{Inputs, Item, Source};
+use super::interrupt::Output;
 use super::io::Io;
 use super::{ColourArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, FormatArg, SolveArgs};
 use crate::engine::Tally;
@@ -16,7 +17,7 @@ use crate::puzzle::Puzzle;
 use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
 use crate::stats::Stats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -67,15 +68,18 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
     let Io {
         stdin, out, err, ..
     } = io;
-    let mut out = BufWriter::with_capacity(1 << 16, &mut **out);
+    // Shared with the thread that ends the run on Ctrl-C, after the answer being written.
+    let output = Output::new(&mut **out);
     let mut inputs = Inputs::new(sources, &mut **stdin, args.input.max_cells);
     writer.progress.read = inputs.bytes_read();
-    let result = if jobs == 1 {
-        sequential(&mut inputs, solver, &mut writer, &mut out, &mut **err)
-    } else {
-        super::parallel::run(&mut inputs, solver, jobs, &mut writer, &mut out, &mut **err)
-    };
-    let result = result.and_then(|()| out.flush());
+    let result = output.watched(|| {
+        let result = if jobs == 1 {
+            sequential(&mut inputs, solver, &mut writer, &output, &mut **err)
+        } else {
+            super::parallel::run(&mut inputs, solver, jobs, &mut writer, &output, &mut **err)
+        };
+        result.and_then(|()| output.flush())
+    });
     writer.progress.finish();
     if let Err(e) = result
         && e.kind() != io::ErrorKind::BrokenPipe
@@ -156,11 +160,16 @@ fn sequential(
     inputs: &mut Inputs,
     mut solver: Solver,
     writer: &mut Writer,
-    out: &mut dyn Write,
+    output: &Output,
     err: &mut dyn Write,
 ) -> io::Result<()> {
     let count = writer.stats.is_some();
-    while let Some(item) = inputs.next(out) {
+    loop {
+        // After Ctrl-C, no new puzzle is taken.
+        output.stop_if_requested();
+        let Some(item) = inputs.next(&mut output.flusher()) else {
+            break;
+        };
         let done = match item {
             Item::Puzzle {
                 number,
@@ -170,7 +179,7 @@ fn sequential(
             Item::Problem(message) => Done::Problem(message),
             Item::Warning(message) => Done::Warning(message),
         };
-        if let Some(board) = writer.emit(out, err, done)? {
+        if let Some(board) = output.answer(|out| writer.emit(out, err, done))? {
             solver.recycle(board);
         }
     }

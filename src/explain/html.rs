@@ -66,19 +66,65 @@ pub fn render(
             .map(|s| page_step(s, book))
             .collect(),
     };
-    let data = serde_json::to_string(&page)
-        .expect("pages serialize")
-        .replace("</", "<\\/");
-    TEMPLATE
-        .replace("{{TITLE}}", &escape(title))
-        .replace("{{DATA}}", &data)
+    let data = script_json(&serde_json::to_string(&page).expect("pages serialize"));
+    fill(TEMPLATE, &escape(title), &data)
 }
 
+/// The template with `{{TITLE}}` and `{{DATA}}` replaced in one pass over the template only:
+/// a placeholder inside a substituted value (a file name with `{{DATA}}` in it) stays text.
+fn fill(template: &str, title: &str, data: &str) -> String {
+    let mut page = String::with_capacity(template.len() + 2 * title.len() + data.len());
+    let mut rest = template;
+    while let Some(at) = rest.find("{{") {
+        page.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        if let Some(after) = tail.strip_prefix("{{TITLE}}") {
+            page.push_str(title);
+            rest = after;
+        } else if let Some(after) = tail.strip_prefix("{{DATA}}") {
+            page.push_str(data);
+            rest = after;
+        } else {
+            page.push_str("{{");
+            rest = &tail[2..];
+        }
+    }
+    page.push_str(rest);
+    page
+}
+
+/// Text for HTML content and attribute values: `&`, `<`, `>`, `"` and `'` as entities.
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON that is safe inside `<script>`: `<`, `>` and `&` (so no `</script>` and no `<!--`)
+/// and U+2028, U+2029 written as `\u` escapes, which JSON reads back as the same characters.
+/// They can only occur inside JSON strings, where the escapes mean the same text.
+fn script_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 const TEMPLATE: &str = r##"<!DOCTYPE html>
@@ -218,3 +264,35 @@ pre { background: #f6f6f6; padding: 0.5em; display: inline-block; margin-right: 
 </body>
 </html>
 "##;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_in_values_are_not_expanded() {
+        let page = fill(
+            "<t>{{TITLE}}</t><d>{{DATA}}</d>{{X}}",
+            "{{DATA}}",
+            "{{TITLE}}",
+        );
+        assert_eq!(page, "<t>{{DATA}}</t><d>{{TITLE}}</d>{{X}}");
+    }
+
+    #[test]
+    fn titles_are_escaped() {
+        assert_eq!(
+            escape("<img src=x onerror='a'>&\""),
+            "&lt;img src=x onerror=&#39;a&#39;&gt;&amp;&quot;"
+        );
+    }
+
+    #[test]
+    fn script_json_has_no_markup_characters_and_reads_back() {
+        let text = "<!--<script></script> & \u{2028}\u{2029}";
+        let json = script_json(&serde_json::to_string(text).unwrap());
+        assert!(!json.contains(['<', '>', '&', '\u{2028}', '\u{2029}']));
+        let back: String = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, text);
+    }
+}

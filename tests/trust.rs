@@ -1,0 +1,510 @@
+//! What slink must never do to the files and streams it is given: write through a symbolic
+//! link, overwrite a file it was not told to replace, or leave half an answer on a pipe when
+//! it is interrupted.
+
+mod common;
+
+use common::{BIN, Run, TempDir, data, finish, root, slink};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------------------------
+// Ctrl-C (SIGINT) while answers are written
+
+/// A Slink puzzle of `n` x `n` cells whose loop is the border: 2 in the corners, 1 along the
+/// sides, 0 inside (deduction finishes it at once; its answer is a large frame).
+fn border_puzzle(n: usize) -> String {
+    let mut text = format!("{n} {n}\n");
+    for r in 0..n {
+        let row: Vec<&str> = (0..n)
+            .map(|c| {
+                let edge = usize::from(r == 0 || r == n - 1) + usize::from(c == 0 || c == n - 1);
+                ["0", "1", "2"][edge]
+            })
+            .collect();
+        text.push_str(&row.join(" "));
+        text.push('\n');
+    }
+    text
+}
+
+/// The answers of an ASCII stream: each is its number's line and a frame of `#` rows; the
+/// text must end at the end of an answer.
+fn whole_answers(out: &str) -> usize {
+    let lines: Vec<&str> = out.lines().collect();
+    let mut answers = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        assert_eq!(
+            lines[i],
+            (answers + 1).to_string(),
+            "answer {} starts with its number",
+            answers + 1
+        );
+        let top = lines.get(i + 1).copied().unwrap_or_default();
+        assert!(
+            !top.is_empty() && top.bytes().all(|b| b == b'#'),
+            "answer {} has no frame top",
+            answers + 1
+        );
+        let bottom = lines[i + 2..]
+            .iter()
+            .position(|l| *l == top)
+            .unwrap_or_else(|| panic!("answer {} is cut: no frame bottom", answers + 1));
+        i += 3 + bottom;
+        answers += 1;
+    }
+    assert!(out.ends_with('\n'), "the output ends inside a line");
+    answers
+}
+
+/// Sends SIGINT to a child.
+fn interrupt(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -INT failed");
+}
+
+/// Waits for a child, killing it (and failing) after a minute.
+fn wait(mut child: Child, stdout: std::thread::JoinHandle<Vec<u8>>, what: &str) -> Run {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{what}: still running a minute after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut output = child.wait_with_output().unwrap();
+    output.stdout = stdout.join().unwrap();
+    finish(output, what)
+}
+
+/// The number in `slink: interrupted after N answers`.
+fn interrupted_after(run: &Run, what: &str) -> usize {
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("slink: interrupted after "))
+        .unwrap_or_else(|| {
+            panic!(
+                "{what}: stderr does not say the run was interrupted:\n{}",
+                run.stderr
+            )
+        });
+    line.split_whitespace()
+        .nth(3)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{what}: {line}"))
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_while_a_large_answer_is_written_ends_on_a_whole_answer() {
+    let dir = TempDir::new("sigint");
+    let copies = 6;
+    let input = dir.0.join("big.in");
+    let mut text = String::new();
+    for _ in 0..copies {
+        text.push_str(&border_puzzle(150));
+    }
+    text.push_str("0 0\n");
+    std::fs::write(&input, text).unwrap();
+    for jobs in ["1", "2"] {
+        let what = format!("slink -j {jobs} big.in, interrupted");
+        let mut child = Command::new(BIN)
+            .args(["-j", jobs, input.to_str().unwrap()])
+            .env("SLINK_CACHE_DIR", "")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        // The first bytes of the first answer (about 190 KB, more than a pipe holds): the
+        // writer is now in the middle of it, and stays there until more is read.
+        let mut head = vec![0; 1000];
+        stdout.read_exact(&mut head).unwrap();
+        interrupt(&child);
+        std::thread::sleep(Duration::from_millis(300));
+        let reader = std::thread::spawn(move || {
+            let mut rest = head;
+            stdout.read_to_end(&mut rest).unwrap();
+            rest
+        });
+        let run = wait(child, reader, &what);
+        assert_eq!(run.status, 130, "{what}: {}", run.stderr);
+        let said = interrupted_after(&run, &what);
+        let written = whole_answers(&run.stdout_text());
+        assert_eq!(said, written, "{what}: stderr names the answers written");
+        assert!(
+            (1..copies).contains(&written),
+            "{what}: {written} answers: the one being written is finished and the run stops"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_while_waiting_for_input_ends_at_once_after_the_answers_written() {
+    for jobs in ["1", "2"] {
+        let what = format!("slink -j {jobs} on an open pipe, interrupted");
+        let mut child = Command::new(BIN)
+            .args(["-j", jobs])
+            .env("SLINK_CACHE_DIR", "")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(border_puzzle(4).as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        // Its answer arrives while slink waits for more input (the pipe stays open).
+        let mut stdout = child.stdout.take().unwrap();
+        let mut seen = Vec::new();
+        let mut byte = [0];
+        while whole(&seen) < 1 {
+            assert_eq!(stdout.read(&mut byte).unwrap(), 1, "{what}: output ended");
+            seen.push(byte[0]);
+        }
+        interrupt(&child);
+        let reader = std::thread::spawn(move || {
+            stdout.read_to_end(&mut seen).unwrap();
+            seen
+        });
+        let run = wait(child, reader, &what);
+        drop(stdin);
+        assert_eq!(run.status, 130, "{what}: {}", run.stderr);
+        assert_eq!(interrupted_after(&run, &what), 1, "{what}");
+        assert_eq!(whole_answers(&run.stdout_text()), 1, "{what}");
+    }
+}
+
+/// Whole answers in `bytes` so far (frames closed).
+fn whole(bytes: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(bytes);
+    let frame_rows = text
+        .lines()
+        .filter(|l| !l.is_empty() && l.bytes().all(|b| b == b'#'))
+        .count();
+    if text.ends_with('\n') {
+        frame_rows / 2
+    } else {
+        0
+    }
+}
+
+#[test]
+fn answers_are_unchanged_when_nothing_interrupts() {
+    let input = std::fs::read(data("sample.in")).unwrap();
+    let expected = std::fs::read(data("sample.out")).unwrap();
+    for jobs in ["1", "2"] {
+        let run = slink(&["-j", jobs], &input);
+        assert_eq!(run.status, 0, "{}", run.stderr);
+        assert_eq!(run.stdout, expected);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files written: never through a link, never over a file unless --force, atomically
+
+/// Runs `slink ARGS` (from the crate root) on `stdin`.
+fn run(args: &[&str], stdin: &str) -> Run {
+    slink(args, stdin.as_bytes())
+}
+
+/// The files of `dir`, by name: no temporary file is left behind.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn sample() -> String {
+    std::fs::read_to_string(data("sample.in")).unwrap()
+}
+
+#[test]
+fn explain_html_keeps_an_existing_page_unless_forced() {
+    let dir = TempDir::new("html-exists");
+    let page = dir.0.join("page.html");
+    std::fs::write(&page, "mine").unwrap();
+    let out = page.to_str().unwrap();
+    let kept = run(&["explain", "--html", out], &sample());
+    assert_eq!(kept.status, 2, "{}", kept.stderr);
+    assert!(
+        kept.stderr
+            .contains(&format!("{out} exists already; give --force")),
+        "{}",
+        kept.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "mine");
+
+    let forced = run(&["explain", "--html", out, "--force"], &sample());
+    assert_eq!(forced.status, 0, "{}", forced.stderr);
+    assert!(
+        std::fs::read_to_string(&page)
+            .unwrap()
+            .starts_with("<!DOCTYPE html>")
+    );
+    assert_eq!(
+        names(&dir.0),
+        ["page-2.html", "page-3.html", "page-4.html", "page.html"]
+    );
+    // Run again without --force: the pages of the first run are kept.
+    let again = run(&["explain", "--html", out], &sample());
+    assert_eq!(again.status, 2, "{}", again.stderr);
+}
+
+#[cfg(unix)]
+#[test]
+fn explain_html_writes_through_no_symbolic_link() {
+    let dir = TempDir::new("html-link");
+    let victim = dir.0.join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    let page = dir.0.join("page.html");
+    std::os::unix::fs::symlink(&victim, &page).unwrap();
+    // The second puzzle's page, as a dangling link: not created through it either.
+    let second = dir.0.join("page-2.html");
+    let elsewhere = dir.0.join("elsewhere.html");
+    std::os::unix::fs::symlink(&elsewhere, &second).unwrap();
+    let out = page.to_str().unwrap();
+    for force in [false, true] {
+        let mut args = vec!["explain", "--html", out];
+        if force {
+            args.push("--force");
+        }
+        let ran = run(&args, &sample());
+        assert_eq!(ran.status, 2, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!("{out} is a symbolic link")),
+            "{}",
+            ran.stderr
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    // Past the first page (removed now), the link at the second is refused too.
+    std::fs::remove_file(&page).unwrap();
+    let ran = run(&["explain", "--html", out, "--force"], &sample());
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("page-2.html is a symbolic link"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!elsewhere.exists());
+    assert!(std::fs::symlink_metadata(&second).unwrap().is_symlink());
+}
+
+#[test]
+fn explain_html_names_each_page_after_its_puzzle_when_the_first_is_bad() {
+    let dir = TempDir::new("html-bad-first");
+    let page = dir.0.join("page.html");
+    let out = page.to_str().unwrap();
+    // Puzzle 1 has a bad clue; puzzles 2 and 3 are the sample's first two.
+    let sample = sample();
+    let mut puzzles = sample.lines();
+    let first: Vec<&str> = puzzles.by_ref().take(9).collect();
+    let second: Vec<&str> = puzzles.take(7).collect();
+    let input = format!(
+        "2 2\n1 7\n2 2\n{}\n{}\n0 0\n",
+        first.join("\n"),
+        second.join("\n")
+    );
+    let ran = run(&["explain", "--html", out], &input);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(&format!(
+            "puzzle 1 could not be read, so {out} is not written"
+        )),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(names(&dir.0), ["page-2.html", "page-3.html"]);
+    let second_page = std::fs::read_to_string(dir.0.join("page-2.html")).unwrap();
+    assert!(second_page.contains("puzzle 2"), "page-2 is puzzle 2's");
+}
+
+/// `slink rules discover` on a tiny window, writing into `out` (plus `extra` arguments).
+fn discover(out: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "rules",
+        "discover",
+        "-j",
+        "1",
+        "--window",
+        "1x1",
+        "--clues",
+        "3",
+        "--max-facts",
+        "1",
+        "--out",
+        out,
+    ];
+    args.extend(extra);
+    run(&args, "")
+}
+
+#[test]
+fn discover_keeps_an_existing_rule_file_unless_forced() {
+    let dir = TempDir::new("discover-exists");
+    let file = dir.0.join("window-1x1.rules");
+    std::fs::write(&file, "# mine\n").unwrap();
+    let kept = discover(dir.path(), &[]);
+    assert_eq!(kept.status, 2, "{}", kept.stderr);
+    assert!(
+        kept.stderr
+            .contains("window-1x1.rules exists already; give --force"),
+        "{}",
+        kept.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "# mine\n");
+    let forced = discover(dir.path(), &["--force"]);
+    assert_eq!(forced.status, 0, "{}", forced.stderr);
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .starts_with("# Rules found")
+    );
+    assert_eq!(names(&dir.0), ["window-1x1.rules"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn discover_writes_through_no_symbolic_link_and_only_into_its_directory() {
+    let dir = TempDir::new("discover-link");
+    let out = dir.0.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let victim = dir.0.join("victim.rules");
+    std::fs::write(&victim, "keep me").unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("window-1x1.rules")).unwrap();
+    for extra in [&[][..], &["--force"][..]] {
+        let ran = discover(out.to_str().unwrap(), extra);
+        assert_eq!(ran.status, 2, "{}", ran.stderr);
+        assert!(ran.stderr.contains("is a symbolic link"), "{}", ran.stderr);
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    // A --file name that leaves the directory is refused before anything is done.
+    let ran = discover(out.to_str().unwrap(), &["--file", "../escaped.rules"]);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("without a directory"), "{}", ran.stderr);
+    assert!(!dir.0.join("escaped.rules").exists());
+}
+
+/// Runs `slink --rules rules` on the sample with the proof cache in `cache`.
+fn solve_with_cache(cache: &Path) -> Run {
+    let mut child = Command::new(BIN)
+        .args(["--rules", "rules", data("sample.in").to_str().unwrap()])
+        .env("SLINK_CACHE_DIR", cache)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = Vec::new();
+    child.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+    let mut output = child.wait_with_output().unwrap();
+    output.stdout = out;
+    finish(output, "slink --rules rules sample.in")
+}
+
+#[cfg(unix)]
+#[test]
+fn the_proof_cache_is_written_through_no_symbolic_link() {
+    let dir = TempDir::new("cache-link");
+    let cache: PathBuf = dir.0.join("cache");
+    std::fs::create_dir(&cache).unwrap();
+    let file = slink::cli::proof_cache::file_in(&cache);
+    let victim = dir.0.join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    std::os::unix::fs::symlink(&victim, &file).unwrap();
+    let ran = solve_with_cache(&cache);
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    assert!(std::fs::symlink_metadata(&file).unwrap().is_symlink());
+
+    // Without the link the cache is written, whole lines, and read back the next time.
+    std::fs::remove_file(&file).unwrap();
+    let ran = solve_with_cache(&cache);
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.is_empty() && text.ends_with('\n'), "{text}");
+    assert_eq!(names(&cache).len(), 1, "no temporary file is left");
+    let again = solve_with_cache(&cache);
+    assert_eq!(again.status, 0, "{}", again.stderr);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The HTML page: what the user names is text, never markup or script
+
+/// The `<script type="application/json">` block of a page.
+fn json_block(page: &str) -> &str {
+    let open = r#"<script type="application/json" id="data">"#;
+    let start = page.find(open).expect("the page has its data block") + open.len();
+    let end = start
+        + page[start..]
+            .find("</script>")
+            .expect("the data block ends");
+    &page[start..end]
+}
+
+#[test]
+fn explain_html_escapes_file_and_rule_directory_names() {
+    let hostile = "x<img src=x onerror=alert(1)>{{DATA}}<!--<script>";
+    let dir = TempDir::new("html-names");
+    let rules = dir.0.join(format!("rules{hostile}"));
+    std::fs::create_dir(&rules).unwrap();
+    for entry in std::fs::read_dir(root().join("rules")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rules") {
+            std::fs::copy(&path, rules.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let input = dir.0.join(format!("{hostile}.in"));
+    std::fs::write(&input, "3 3\n2 1 2\n1 0 1\n2 1 2\n").unwrap();
+    let out = dir.0.join("page.html");
+    let ran = run(
+        &[
+            "explain",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--html",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+    let page = std::fs::read_to_string(&out).unwrap();
+    // The title and heading hold the file name as text.
+    assert!(!page.contains("<img"), "{page}");
+    assert!(page.contains("x&lt;img src=x onerror=alert(1)&gt;{{DATA}}&lt;!--&lt;script&gt;"));
+    // One data block, one viewer script: nothing in a name opens or closes either.
+    assert_eq!(page.matches("<script").count(), 2, "{page}");
+    assert_eq!(page.matches("</script>").count(), 2, "{page}");
+    let json = json_block(&page);
+    assert!(!json.contains(['<', '>', '&']), "{json}");
+    assert!(json.starts_with('{') && json.ends_with('}'), "{json}");
+    // The rule steps name their file, in the hostile directory, escaped as JSON text.
+    assert!(json.contains(r"rulesx\u003cimg"), "{json}");
+    let data: serde_json::Value = serde_json::from_str(json).expect("the data block is JSON");
+    assert!(data["title"].as_str().unwrap().contains(hostile));
+    assert!(
+        data["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["title"].as_str().unwrap().contains(hostile)),
+        "{json}"
+    );
+}
