@@ -14,7 +14,7 @@
 #
 # The profile is made afresh from the code being built, never kept in the repository, so it
 # cannot go stale. Answers are the same as any other build's (CI checks them); only the code
-# layout and branch arrangement differ. See README, Performance.
+# layout and branch arrangement differ. See docs/performance.md.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

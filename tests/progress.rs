@@ -1,6 +1,6 @@
 //! The progress bar: shown on a terminal after a second of work, never when stderr is piped.
-//! The terminal is a pseudo-terminal from util-linux's `script`; the test skips, saying so,
-//! where `script` is absent.
+//! The terminal is a pseudo-terminal from util-linux's `script`: that test is ignored by a
+//! plain `cargo test` and run by `.ci/run` (with `--ignored`) where `script` is present.
 
 use std::process::Command;
 
@@ -21,20 +21,25 @@ fn big_stream(copies: usize) -> String {
 }
 
 #[test]
-fn a_long_run_shows_progress_on_a_terminal_and_nothing_when_piped() {
-    let input = std::env::temp_dir().join(format!("slink-progress-{}.in", std::process::id()));
+fn a_long_run_shows_nothing_extra_when_piped() {
+    let input = std::env::temp_dir().join(format!("slink-piped-{}.in", std::process::id()));
     std::fs::write(&input, big_stream(100)).unwrap();
-
     // Piped: answers only, nothing on stderr.
     let piped = slink(&["--jobs", "1", input.to_str().unwrap()], b"");
+    std::fs::remove_file(&input).unwrap();
     assert_eq!(piped.status, 0);
     assert_eq!(piped.stderr, "", "nothing extra when stderr is piped");
+}
 
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("terminal half of the progress test skipped: no `script` (util-linux)");
-        std::fs::remove_file(&input).unwrap();
-        return;
-    }
+#[test]
+#[ignore = "needs util-linux's `script` for a pseudo-terminal: `.ci/run` runs it with --ignored"]
+fn a_long_run_shows_progress_on_a_terminal() {
+    let input = std::env::temp_dir().join(format!("slink-progress-{}.in", std::process::id()));
+    std::fs::write(&input, big_stream(100)).unwrap();
+    assert!(
+        Command::new("script").arg("--version").output().is_ok(),
+        "no `script` (util-linux) for a pseudo-terminal"
+    );
     // On a terminal (stdout to /dev/null, stderr on the pseudo-terminal).
     let command = format!("{BIN} --jobs 1 {} > /dev/null", input.display());
     let output = Command::new("script")

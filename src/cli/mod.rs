@@ -161,8 +161,8 @@ pub struct TrustArg {
     /// as those rules are sound, and the messages say so.
     #[arg(long)]
     trust_rules: bool,
-    /// Prove every rule of --rules now, even those proven before on this machine (see the
-    /// README's "Trust and limits" for the cache of proven rules).
+    /// Prove every rule of --rules now, even those proven before on this machine (see
+    /// docs/trust.md for the cache of proven rules).
     #[arg(long)]
     no_proof_cache: bool,
 }
