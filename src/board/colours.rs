@@ -4,7 +4,7 @@
 //! it (cells across a line differ, across a cross agree), and [`crate::board::Board::undo_to`]
 //! takes those relations back with the edges. That is why the board holds it and its writer
 //! feeds it. What follows from the relations is the colouring deducer's
-//! (`crate::deduce::colouring`).
+//! (`deduce/colouring.rs`).
 //!
 //! The union-find is keyed by lattice index / 2, with union by size, no path compression, and
 //! a history of merges tagged with the trail length, so that undo takes them back exactly.

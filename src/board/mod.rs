@@ -17,7 +17,7 @@ mod write;
 pub(crate) use chains::{DEFERRED, NEXT_LINE};
 pub mod contradiction;
 
-use crate::deduce::Deducer;
+use crate::deduce::deducer::Deducer;
 use crate::geometry::CELL_SLOTS;
 use crate::puzzle::Puzzle;
 use colours::Colouring;

@@ -5,21 +5,7 @@
 
 use crate::board::{Board, LINE};
 use crate::format::view::{Edge, View};
-
-/// Appends the decimal digits of `n` to `out`.
-pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-}
+use crate::puzzle::push_decimal;
 
 /// A dot's character by which of its edges are lines (bits: 1 left, 2 right, 4 up, 8 down):
 /// `+` for one horizontal and one vertical, `-` for two horizontal, `|` for two vertical.
