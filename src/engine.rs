@@ -84,6 +84,8 @@ pub struct Engine<'a, const COUNT: bool = false> {
     deduced: PerDeducer<u64>,
     /// The deducers on that run inside propagation, in order.
     at_fixpoint: Vec<Deducer>,
+    /// The deducers on that run at the main line's fixpoints only ([`Phase::Settle`]).
+    settling: Vec<Deducer>,
 }
 
 impl<'a> Engine<'a, false> {
@@ -98,7 +100,8 @@ impl<'a> Engine<'a, false> {
             tally: None,
             work: Workspace::default(),
             deduced: PerDeducer::default(),
-            at_fixpoint: fixpoint_deducers(book.deducers()),
+            at_fixpoint: deducers_of(book.deducers(), Phase::Fixpoint),
+            settling: deducers_of(book.deducers(), Phase::Settle),
         }
     }
 
@@ -113,6 +116,7 @@ impl<'a> Engine<'a, false> {
             work: self.work,
             deduced: self.deduced,
             at_fixpoint: self.at_fixpoint,
+            settling: self.settling,
         }
     }
 }
@@ -121,7 +125,8 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// The same engine with only these deducers on (of those the rule set switches on).
     pub fn with_switches(mut self, switches: DeducerSet) -> Self {
         self.switches = self.book.deducers().and(switches);
-        self.at_fixpoint = fixpoint_deducers(self.switches);
+        self.at_fixpoint = deducers_of(self.switches, Phase::Fixpoint);
+        self.settling = deducers_of(self.switches, Phase::Settle);
         self
     }
 
@@ -198,7 +203,33 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             self.deduced[d] += deduce::at_fixpoint(d, Call::ComeOn, board, &mut self.work.scratch)?;
             self.propagate_here(board, head)?;
         }
+        self.settle(board)?;
         Ok(level)
+    }
+
+    /// Runs the deducers that look at the whole board ([`Phase::Settle`]: on the solver's main
+    /// line only, never inside a probe or a search branch) and propagates what they decide,
+    /// until they decide nothing more.
+    pub fn settle(&mut self, board: &mut Board) -> Result<(), Contradiction> {
+        loop {
+            let mut changed = false;
+            for k in 0..self.settling.len() {
+                if board.unknown() == 0 {
+                    return Ok(());
+                }
+                let d = self.settling[k];
+                let head = board.trail().len();
+                self.deduced[d] +=
+                    deduce::at_fixpoint(d, Call::Deduce, board, &mut self.work.scratch)?;
+                if board.trail().len() > head {
+                    self.propagate(board, head)?;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
     }
 
     /// Takes a board at a fixpoint, plus the edges decided from trail position `head` on,
@@ -729,11 +760,9 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     }
 }
 
-/// The deducers of `set` that run inside propagation, in [`Deducer::ALL`] order.
-fn fixpoint_deducers(set: DeducerSet) -> Vec<Deducer> {
-    set.iter()
-        .filter(|d| d.phase() == Phase::Fixpoint)
-        .collect()
+/// The deducers of `set` that run in `phase`, in [`Deducer::ALL`] order.
+fn deducers_of(set: DeducerSet, phase: Phase) -> Vec<Deducer> {
+    set.iter().filter(|d| d.phase() == phase).collect()
 }
 
 /// A table entry being applied: the dot or cell, what to set (2 bits per slot), the variant

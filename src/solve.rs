@@ -216,8 +216,8 @@ fn finish<const C: bool>(
         }
         report.colouring_on = board.colouring().is_some();
         if board.unknown() > 0 && switches.contains(Deducer::Probing) {
-            match prober.run(&mut engine, &mut board, &budget) {
-                Ok(_) => {}
+            match probe_and_settle(&mut engine, &mut board, prober, &budget) {
+                Ok(()) => {}
                 Err(Halt::Contradiction(c)) => break 'outcome Outcome::Contradiction(c),
                 Err(Halt::Limit(limit)) => {
                     break 'outcome Outcome::Limit {
@@ -268,4 +268,22 @@ fn finish<const C: bool>(
         report,
     };
     (attempt, engine.take_workspace())
+}
+
+/// Probes until probing is stuck; whenever probing decided something, the whole-board
+/// deducers ([`crate::deduce::Phase::Settle`]) look again, and probing goes on if they did.
+fn probe_and_settle<const C: bool>(
+    engine: &mut Engine<'_, C>,
+    board: &mut Board,
+    prober: &mut Prober,
+    budget: &Budget,
+) -> Result<(), Halt> {
+    while prober.run(engine, board, budget)? > 0 && board.unknown() > 0 {
+        let before = board.unknown();
+        engine.settle(board)?;
+        if board.unknown() == before {
+            break;
+        }
+    }
+    Ok(())
 }

@@ -28,6 +28,9 @@ pub enum Why {
     /// Inside/outside colouring: the cells on either side of an edge would have to be both
     /// on the same side and on different sides of the loop.
     ColourClash,
+    /// A line that no single loop can take in: it is on no cycle of the edges not crossed, or
+    /// it cannot be joined to the other lines.
+    Unjoinable,
     /// Every edge is decided but a dot has a number of lines other than 0 or 2.
     DotDegree(u8),
     /// Every edge is decided but a clue cell has this many lines.
@@ -121,6 +124,10 @@ impl fmt::Display for Contradiction {
             Why::ColourClash => write!(
                 f,
                 "the cells on either side of {place} would be both on the same side of the loop and on different sides"
+            ),
+            Why::Unjoinable => write!(
+                f,
+                "the line at {place} cannot be joined with the others into one loop"
             ),
             Why::DotDegree(n) => {
                 write!(f, "every edge is decided but {place} has {n} {}", lines(n))

@@ -312,7 +312,7 @@ mod tests {
         assert_eq!(
             r.text,
             "ok      zero (t.rules:1)\n\ndeducers in use: none (the built-in set also uses \
-             loop-closure, colouring, probing and search: a `use NAME` line switches one \
+             loop-closure, colouring, connectivity, probing and search: a `use NAME` line switches one \
              on)\n\n1 rule: 1 sound, 0 unsound; 0 warnings\n"
         );
         assert_eq!(r.errors, 0);
@@ -346,16 +346,16 @@ mod tests {
         assert!(
             r.text.contains(
                 "\ndeducers in use: search and loop-closure (the built-in set also uses \
-                 colouring and probing: a `use NAME` line switches one on)\n"
+                 colouring, connectivity and probing: a `use NAME` line switches one on)\n"
             ),
             "{}",
             r.text
         );
         let builtin = super::super::io::captured(|io| check_set(io, &RuleSet::builtin())).0;
         assert!(
-            builtin
-                .text
-                .contains("deducers in use: colouring, probing, search and loop-closure\n"),
+            builtin.text.contains(
+                "deducers in use: colouring, connectivity, probing, search and loop-closure\n"
+            ),
             "{}",
             builtin.text
         );

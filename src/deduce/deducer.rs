@@ -12,6 +12,9 @@ pub enum Deducer {
     LoopClosure,
     /// Inside/outside colouring of the cells: same side across a cross, different sides across a line.
     Colouring,
+    /// The loop is one cycle in the graph of uncrossed edges: no bridge is a line, and a part
+    /// without lines is crossed out.
+    Connectivity,
     /// When everything else is stuck, try unknown edges both ways with full propagation.
     Probing,
     /// When deduction is stuck, guess an edge and backtrack on contradiction; prove the answer unique.
@@ -23,15 +26,20 @@ pub enum Deducer {
 pub enum Phase {
     /// Inside propagation, whenever the rules run dry ([`super::at_fixpoint`]).
     Fixpoint,
+    /// At the fixpoints of the solver's main line only, when the rules and the fixpoint
+    /// deducers are stuck (never inside a probe or a search branch): for deducers that look
+    /// at the whole board ([`super::at_fixpoint`] too).
+    Settle,
     /// When propagation is stuck: it drives the engine itself.
     Stuck,
 }
 
 impl Deducer {
     /// Every deducer, in the order they come on.
-    pub const ALL: [Deducer; 4] = [
+    pub const ALL: [Deducer; 5] = [
         Deducer::LoopClosure,
         Deducer::Colouring,
+        Deducer::Connectivity,
         Deducer::Probing,
         Deducer::Search,
     ];
@@ -49,6 +57,7 @@ impl Deducer {
         match self {
             Deducer::LoopClosure => "loop-closure",
             Deducer::Colouring => "colouring",
+            Deducer::Connectivity => "connectivity",
             Deducer::Probing => "probing",
             Deducer::Search => "search",
         }
@@ -59,6 +68,7 @@ impl Deducer {
         match self {
             Deducer::LoopClosure => "loop closure",
             Deducer::Colouring => "colouring",
+            Deducer::Connectivity => "connectivity",
             Deducer::Probing => "probing",
             Deducer::Search => "search",
         }
@@ -77,6 +87,7 @@ impl Deducer {
         match self {
             Deducer::LoopClosure => "closure",
             Deducer::Colouring => "colour",
+            Deducer::Connectivity => "connect",
             Deducer::Probing => "probing",
             Deducer::Search => "guessed",
         }
@@ -87,6 +98,7 @@ impl Deducer {
         match self {
             Deducer::LoopClosure => "no-loop-closure",
             Deducer::Colouring => "no-colouring",
+            Deducer::Connectivity => "no-connectivity",
             Deducer::Probing => "no-probing",
             Deducer::Search => "no-search",
         }
@@ -97,6 +109,7 @@ impl Deducer {
         match self {
             Deducer::LoopClosure => "No loop closure",
             Deducer::Colouring => "No inside/outside colouring",
+            Deducer::Connectivity => "No connectivity (bridges and parts of the uncrossed edges)",
             Deducer::Probing => "No probing",
             Deducer::Search => {
                 "Deduction only: no search (puzzles the deducers cannot finish end as \"stuck\")"
@@ -108,6 +121,7 @@ impl Deducer {
     pub const fn phase(self) -> Phase {
         match self {
             Deducer::LoopClosure | Deducer::Colouring => Phase::Fixpoint,
+            Deducer::Connectivity => Phase::Settle,
             Deducer::Probing | Deducer::Search => Phase::Stuck,
         }
     }
@@ -267,7 +281,7 @@ mod tests {
         let json = serde_json::to_string(&counts).unwrap();
         assert_eq!(
             json,
-            r#"{"loop-closure":0,"colouring":0,"probing":3,"search":0}"#
+            r#"{"loop-closure":0,"colouring":0,"connectivity":0,"probing":3,"search":0}"#
         );
     }
 }

@@ -16,6 +16,7 @@
 
 pub mod budget;
 pub mod colouring;
+pub mod connectivity;
 pub mod loop_closure;
 pub mod probing;
 pub mod search;
@@ -48,6 +49,8 @@ pub fn at_fixpoint(
         (Deducer::LoopClosure, Call::Deduce) => loop_closure::deduce(board, scratch),
         (Deducer::Colouring, Call::ComeOn) => colouring::come_on(board).map(|()| 0),
         (Deducer::Colouring, Call::Deduce) => colouring::deduce(board, scratch),
-        (Deducer::LoopClosure, Call::ComeOn) | (Deducer::Probing | Deducer::Search, _) => Ok(0),
+        (Deducer::Connectivity, Call::Deduce) => connectivity::deduce(board),
+        (Deducer::LoopClosure | Deducer::Connectivity, Call::ComeOn)
+        | (Deducer::Probing | Deducer::Search, _) => Ok(0),
     }
 }

@@ -222,12 +222,16 @@ pub struct Scorer {
 /// The options of a deduction-only solve (search and probing off).
 pub fn deduction(colouring: bool) -> SolveOptions {
     SolveOptions {
-        switches: if colouring {
-            DeducerSet::NONE
-                .with(Deducer::LoopClosure)
-                .with(Deducer::Colouring)
-        } else {
-            DeducerSet::NONE.with(Deducer::LoopClosure)
+        // Every deducer but trial (probing, search): what `rules ablate` measures too.
+        switches: {
+            let deduction = DeducerSet::ALL
+                .without(Deducer::Probing)
+                .without(Deducer::Search);
+            if colouring {
+                deduction
+            } else {
+                deduction.without(Deducer::Colouring)
+            }
         },
         ..SolveOptions::default()
     }
