@@ -13,14 +13,14 @@
 //! - anything else goes to the general watch index: per edge direction and new state, the
 //!   entries that read such an edge, grouped by the clue they need nearby.
 //!
-//! [`Stages`] hold the matchers of each rule level, cached by the solver per grid width.
+//! [`Stages`] hold the matchers of each rule level, kept per grid width in a [`StageCache`].
 
 use crate::board::{CLUE0, CROSS, LINE, OFF};
 use crate::deduce::DeducerSet;
 use crate::geometry::{CELL_SLOTS, DOT_SLOTS, Pos, bounds};
 use crate::rules::expand::{Variant, expand_all};
 use crate::rules::{Fact, Glyph, RuleSet};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
@@ -144,6 +144,52 @@ impl RuleBook {
             })
             .collect();
         Stages::laid_out(stride, stages)
+    }
+}
+
+/// A rule book's compiled stages per (stride, single-loop rules on), as the solver, the
+/// discovery scorer and the novelty check keep them.
+///
+/// The first stages compiled with and without the single-loop rules are kept as templates:
+/// other strides relocate them ([`Stages::relocate`]) instead of compiling again. At most
+/// [`StageCache::BOUND`] entries are kept; past that the cache starts afresh (the templates
+/// stay). The cache belongs to one rule book: [`StageCache::clear`] it when the book changes.
+#[derive(Clone, Debug, Default)]
+pub struct StageCache {
+    stages: HashMap<(usize, bool), Arc<Stages>>,
+    /// The first stages compiled, without and with the single-loop rules.
+    templates: [Option<Arc<Stages>>; 2],
+}
+
+impl StageCache {
+    /// How many (stride, single-loop) entries are kept before the cache starts afresh.
+    pub const BOUND: usize = 64;
+
+    /// An empty cache.
+    pub fn new() -> StageCache {
+        StageCache::default()
+    }
+
+    /// The book's stages for boards of this stride, with or without the single-loop rules:
+    /// from the cache, relocated from a template, or compiled.
+    pub fn get(&mut self, book: &RuleBook, stride: usize, single_loop: bool) -> Arc<Stages> {
+        if self.stages.len() > StageCache::BOUND {
+            self.stages.clear();
+        }
+        let template = &mut self.templates[usize::from(single_loop)];
+        let stages = self
+            .stages
+            .entry((stride, single_loop))
+            .or_insert_with(|| match template {
+                Some(t) => Arc::new(t.relocate(stride)),
+                None => Arc::clone(template.insert(Arc::new(book.stages(stride, single_loop)))),
+            });
+        Arc::clone(stages)
+    }
+
+    /// Forgets every entry and template (the rule book changed).
+    pub fn clear(&mut self) {
+        *self = StageCache::default();
     }
 }
 
