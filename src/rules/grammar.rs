@@ -9,6 +9,7 @@
 use super::ast::{
     Diagnostic, ExampleAst, FileAst, Glyph, PictureAst, PictureFact, RuleAst, Span, UseAst,
 };
+use super::glyphs;
 use crate::geometry::Pos;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
@@ -118,24 +119,28 @@ fn header_line(input: &str) -> IResult<&str, Header<'_>> {
 /// The glyph group between two dots of a dot row.
 fn edge_slot(input: &str) -> IResult<&str, Option<Glyph>> {
     alt((
-        value(Some(Glyph::Line), tag("---")),
-        value(Some(Glyph::Cross), tag(" x ")),
-        value(None, tag("   ")),
+        value(Some(Glyph::Line), tag(glyphs::H_LINE)),
+        value(Some(Glyph::Cross), tag(glyphs::H_CROSS)),
+        value(None, tag(glyphs::H_BLANK)),
     ))
     .parse(input)
 }
 
 /// A dot position of a dot row.
 fn dot_slot(input: &str) -> IResult<&str, bool> {
-    alt((value(true, char('+')), value(false, char(' ')))).parse(input)
+    alt((
+        value(true, char(glyphs::DOT)),
+        value(false, char(glyphs::BLANK)),
+    ))
+    .parse(input)
 }
 
 /// A dot column of a cell row: a vertical edge.
 fn side_slot(input: &str) -> IResult<&str, Option<Glyph>> {
     alt((
-        value(Some(Glyph::Line), char('|')),
-        value(Some(Glyph::Cross), char('x')),
-        value(None, char(' ')),
+        value(Some(Glyph::Line), char(glyphs::V_LINE)),
+        value(Some(Glyph::Cross), char(glyphs::V_CROSS)),
+        value(None, char(glyphs::BLANK)),
     ))
     .parse(input)
 }
@@ -143,14 +148,14 @@ fn side_slot(input: &str) -> IResult<&str, Option<Glyph>> {
 /// The three columns of a cell: space, clue digit or space, space.
 fn clue_slot(input: &str) -> IResult<&str, Option<Glyph>> {
     delimited(
-        char(' '),
+        char(glyphs::BLANK),
         alt((
-            map(satisfy(|c| c.is_ascii_digit()), |d| {
-                Some(Glyph::Clue(d as u8 - b'0'))
+            map(satisfy(|c| glyphs::clue(c).is_some()), |d| {
+                glyphs::clue(d).map(Glyph::Clue)
             }),
-            value(None, char(' ')),
+            value(None, char(glyphs::BLANK)),
         )),
-        char(' '),
+        char(glyphs::BLANK),
     )
     .parse(input)
 }
@@ -203,7 +208,7 @@ fn parse_picture(
     let origin = rows
         .iter()
         .step_by(2)
-        .filter_map(|(_, t)| t.find('+'))
+        .filter_map(|(_, t)| t.find(glyphs::DOT))
         .min();
     let Some(origin) = origin else {
         errors.push(
@@ -422,7 +427,7 @@ pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
                                     Span::new(line_no, indent(content) + 1),
                                     format!("expected a description in double quotes, `assumes single-loop` or `level N`, found `{}`", content.trim()),
                                 )
-                                .with_help(if content.trim_start().starts_with('+') || content.trim_start().starts_with('|') {
+                                .with_help(if content.trim_start().starts_with([glyphs::DOT, glyphs::V_LINE]) {
                                     "a rule's pictures start after a `when` line at column 0"
                                 } else {
                                     "the header lines of a rule are `\"one-line description\"`, `assumes single-loop` and `level N`"

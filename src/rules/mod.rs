@@ -6,6 +6,7 @@ pub mod compile;
 pub mod draw;
 pub mod examples;
 pub mod expand;
+pub mod glyphs;
 pub mod grammar;
 pub mod prove;
 
