@@ -9,6 +9,7 @@ pub mod expand;
 pub mod glyphs;
 pub mod grammar;
 pub mod prove;
+pub mod write;
 
 pub use crate::deduce::Deducer;
 use crate::geometry::Pos;
