@@ -102,8 +102,8 @@ fn prover_hash() {
     };
     for (name, path) in &named {
         println!("cargo:rerun-if-changed={}", path.display());
-        let content = std::fs::read(path)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let content =
+            std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         feed(name.as_bytes());
         feed(&[0]);
         feed(&(content.len() as u64).to_le_bytes());

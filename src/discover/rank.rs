@@ -392,8 +392,7 @@ impl Scorer {
             .par_iter()
             .map(|&i| {
                 let mut board = self.boards[i].clone();
-                let mut engine =
-                    Engine::new(&self.book, &self.stages[i]).with_switches(switches);
+                let mut engine = Engine::new(&self.book, &self.stages[i]).with_switches(switches);
                 let outcome = match extend(&mut board, &self.fixpoints[i], &mut engine, &pattern) {
                     Err(c) => Outcome::Contradiction(c),
                     Ok(()) if board.unknown() > 0 => Outcome::Stuck {
