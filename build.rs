@@ -47,16 +47,67 @@ fn main() {
     prover_hash();
 }
 
-/// FNV-1a over the files a proof's verdict depends on.
+/// What the prover's verdict depends on: the whole rule module (`src/rules/`, the prover with
+/// the grammar, checks and expansion it reads rules through) and the geometry under it. Found by
+/// walking the directories, so a file added there is hashed without being listed here.
+const PROVER_SOURCES: &[&str] = &["src/rules", "src/geometry.rs"];
+
+/// Every file under `path` (or `path` itself when it is a file), recursively.
+fn files_under(path: &Path, out: &mut Vec<std::path::PathBuf>) {
+    if path.is_dir() {
+        let entries = std::fs::read_dir(path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        for entry in entries {
+            let entry = entry.unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            files_under(&entry.path(), out);
+        }
+    } else if path.is_file() {
+        out.push(path.to_path_buf());
+    }
+}
+
+/// FNV-1a over the prover's sources, sorted by path: each file's path (relative to the crate,
+/// with `/` separators) and its length, then its content.
 fn prover_hash() {
     let root = manifest_dir();
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for file in ["src/soundness.rs", "src/rules/expand.rs", "src/geometry.rs"] {
-        let path = root.join(file);
+    let mut files = Vec::new();
+    for source in PROVER_SOURCES {
+        let path = root.join(source);
+        assert!(
+            path.exists(),
+            "{} is missing: the prover's hash would not name it",
+            path.display()
+        );
         println!("cargo:rerun-if-changed={}", path.display());
-        for byte in std::fs::read(&path).unwrap_or_default() {
+        files_under(&path, &mut files);
+    }
+    let mut named: Vec<(String, std::path::PathBuf)> = files
+        .into_iter()
+        .map(|path| {
+            let rel = path.strip_prefix(&root).unwrap_or(&path);
+            let name = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            (name, path)
+        })
+        .collect();
+    named.sort();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &byte in bytes {
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
+    };
+    for (name, path) in &named {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let content =
+            std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        feed(name.as_bytes());
+        feed(&[0]);
+        feed(&(content.len() as u64).to_le_bytes());
+        feed(&content);
     }
     println!("cargo:rustc-env=SLINK_PROVER_HASH={hash:016x}");
 }

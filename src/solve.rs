@@ -7,10 +7,8 @@ use crate::deduce::search::{Found, SearchCounts, exhausted, search};
 use crate::deduce::{Deducer, DeducerSet, PerDeducer};
 use crate::engine::{Engine, Tally, Workspace};
 use crate::puzzle::Puzzle;
-use crate::rules::compile::{RuleBook, Stages};
+use crate::rules::compile::{RuleBook, StageCache};
 use crate::verify::check_answer;
-use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// How solving a puzzle ended.
@@ -89,10 +87,7 @@ pub struct Attempt {
 /// Solves puzzles with one rule book, keeping matchers for the grid widths it has seen.
 pub struct Solver {
     book: RuleBook,
-    stages: HashMap<(usize, bool), Arc<Stages>>,
-    /// The first stages compiled, with and without the single-loop rules: other widths
-    /// relocate them instead of compiling again.
-    templates: [Option<Arc<Stages>>; 2],
+    stages: StageCache,
     options: SolveOptions,
     prober: Prober,
     /// A board handed back by [`Solver::recycle`], reused for the next puzzle.
@@ -111,8 +106,7 @@ impl Solver {
     pub fn with_options(book: RuleBook, options: SolveOptions) -> Solver {
         Solver {
             book,
-            stages: HashMap::new(),
-            templates: [None, None],
+            stages: StageCache::new(),
             options,
             prober: Prober::new(),
             spare: None,
@@ -171,20 +165,10 @@ impl Solver {
             None => Board::new(puzzle, self.book.margin, tracking),
         };
         let stride = board.stride();
-        if self.stages.len() > 64 {
-            self.stages.clear();
-        }
         let book = &self.book;
         let single_loop = book.single_loop_rules_apply(puzzle);
-        let template = &mut self.templates[usize::from(single_loop)];
-        let stages = self
-            .stages
-            .entry((stride, single_loop))
-            .or_insert_with(|| match template {
-                Some(t) => Arc::new(t.relocate(stride)),
-                None => Arc::clone(template.insert(Arc::new(book.stages(stride, single_loop)))),
-            });
-        let engine = Engine::new(book, stages)
+        let stages = self.stages.get(book, stride, single_loop);
+        let engine = Engine::new(book, &stages)
             .with_switches(switches)
             .with_workspace(std::mem::take(&mut self.workspace));
         let prober = &mut self.prober;

@@ -357,28 +357,13 @@ impl Stats {
             .unwrap_or(0);
         let total_decided: u64 = self.rules.iter().map(|r| r.decided).sum::<u64>()
             + deducer_rows.iter().map(|&(_, n)| n).sum::<u64>();
-        let total_fired: u64 = self.rules.iter().map(|r| r.fired).sum();
-        let total_tried: u64 = self.rules.iter().map(|r| r.tried).sum();
-        let total_seconds = self.time.as_secs_f64();
-        let share = |part: f64, whole: f64| {
-            if whole > 0.0 {
-                format!("{:.1}", 100.0 * part / whole)
-            } else {
-                "-".to_string()
-            }
+        let mut t = Table {
+            s: String::new(),
+            name_width,
+            total_decided: total_decided as f64,
         };
-        let mut s = String::new();
-        writeln!(s, "{}", self.summary()).unwrap();
-        let line = |s: &mut String, name: &str, cols: [String; 5]| {
-            let [fired, edges, edge_share, tried, time] = cols;
-            writeln!(
-                s,
-                "{name:<name_width$}  {fired:>10}  {edges:>10}  {edge_share:>7}  {tried:>12}  {time:>13}"
-            )
-            .unwrap();
-        };
-        line(
-            &mut s,
+        writeln!(t.s, "{}", self.summary()).unwrap();
+        t.line(
             "rule",
             [
                 "fired".into(),
@@ -388,6 +373,40 @@ impl Stats {
                 "time % (est.)".into(),
             ],
         );
+        let uncounted = self.rule_rows(&mut t);
+        for &(name, n) in &deducer_rows {
+            t.line(
+                name,
+                [
+                    "-".into(),
+                    n.to_string(),
+                    share(n as f64, t.total_decided),
+                    "-".into(),
+                    "-".into(),
+                ],
+            );
+        }
+        let attributed: f64 = self.rules.iter().map(|r| r.seconds).sum();
+        let total_fired: u64 = self.rules.iter().map(|r| r.fired).sum();
+        let total_tried: u64 = self.rules.iter().map(|r| r.tried).sum();
+        t.line(
+            "total",
+            [
+                total_fired.to_string(),
+                total_decided.to_string(),
+                share(t.total_decided, t.total_decided),
+                total_tried.to_string(),
+                share(attributed, self.time.as_secs_f64()),
+            ],
+        );
+        self.rules_table_notes(&mut t.s, uncounted);
+        t.s
+    }
+
+    /// The rules' rows of the rule table, in [`Stats::rule_order`]; returns whether a rule's
+    /// tests and time were not counted.
+    fn rule_rows(&self, t: &mut Table) -> bool {
+        let total_seconds = self.time.as_secs_f64();
         let mut uncounted = false;
         for r in self.rule_order() {
             let c = &self.rules[r];
@@ -397,43 +416,24 @@ impl Stats {
             } else {
                 (c.tried.to_string(), share(c.seconds, total_seconds))
             };
-            line(
-                &mut s,
+            let edge_share = share(c.decided as f64, t.total_decided);
+            t.line(
                 &self.names[r],
                 [
                     c.fired.to_string(),
                     c.decided.to_string(),
-                    share(c.decided as f64, total_decided as f64),
+                    edge_share,
                     tried,
                     time,
                 ],
             );
         }
-        for &(name, n) in &deducer_rows {
-            line(
-                &mut s,
-                name,
-                [
-                    "-".into(),
-                    n.to_string(),
-                    share(n as f64, total_decided as f64),
-                    "-".into(),
-                    "-".into(),
-                ],
-            );
-        }
-        let attributed: f64 = self.rules.iter().map(|r| r.seconds).sum();
-        line(
-            &mut s,
-            "total",
-            [
-                total_fired.to_string(),
-                total_decided.to_string(),
-                share(total_decided as f64, total_decided as f64),
-                total_tried.to_string(),
-                share(attributed, total_seconds),
-            ],
-        );
+        uncounted
+    }
+
+    /// The lines under the rule table: probing and search figures, what the columns mean, and
+    /// what time went unattributed.
+    fn rules_table_notes(&self, s: &mut String, uncounted: bool) {
         if self.switches.contains(Deducer::Probing) || self.switches.contains(Deducer::Search) {
             writeln!(
                 s,
@@ -467,7 +467,6 @@ impl Stats {
             )
             .unwrap();
         }
-        s
     }
 
     /// One line per puzzle: number, size, outcome, time, edges left to each deducer and to
@@ -536,6 +535,36 @@ fn format_total(d: Duration) -> String {
         format!("{:.1} ms", d.as_secs_f64() * 1e3)
     } else {
         format!("{:.2} s", d.as_secs_f64())
+    }
+}
+
+/// The rule table being written: its text, the width of its name column, and the edges
+/// decided in all (the whole of the edge shares).
+struct Table {
+    s: String,
+    name_width: usize,
+    total_decided: f64,
+}
+
+impl Table {
+    /// One row: a name and five columns (fired, edges, edge share, tests tried, time share).
+    fn line(&mut self, name: &str, cols: [String; 5]) {
+        let [fired, edges, edge_share, tried, time] = cols;
+        let name_width = self.name_width;
+        writeln!(
+            self.s,
+            "{name:<name_width$}  {fired:>10}  {edges:>10}  {edge_share:>7}  {tried:>12}  {time:>13}"
+        )
+        .unwrap();
+    }
+}
+
+/// A part of a whole in per cent with one decimal, or `-` for no whole.
+fn share(part: f64, whole: f64) -> String {
+    if whole > 0.0 {
+        format!("{:.1}", 100.0 * part / whole)
+    } else {
+        "-".to_string()
     }
 }
 

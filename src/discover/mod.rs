@@ -119,14 +119,41 @@ pub fn discover(
         report.timings.push((name, clock.elapsed().as_secs_f64()));
         clock = Instant::now();
     };
+    let candidates = enumerate_stage(settings, progress, &mut report);
+    lap(&mut report, "enumerate");
+    let fresh = novelty_stage(set, candidates, progress, &mut report);
+    lap(&mut report, "novelty");
+    let pool = examples_stage(fresh, settings, progress, &mut report);
+    lap(&mut report, "examples");
+    let chosen = choose_stage(set, settings, corpus, &pool, progress, &mut report);
+    lap(&mut report, "prove and rank");
+    name_rules(set, &pool, chosen, &mut report);
+    report
+}
+
+/// Stage 1: the candidates of the window.
+fn enumerate_stage(
+    settings: &Settings,
+    progress: &Progress,
+    report: &mut Discovery,
+) -> Vec<Candidate> {
     let jobs = enumerate::plan(&settings.enumerate);
     report.placements = jobs.iter().map(|j| j.placements.len()).sum();
     let stage = progress.stage("enumerate", report.placements);
     let candidates = enumerate::enumerate(&jobs, &|| stage.tick());
     stage.done();
     report.candidates = candidates.len();
-    lap(&mut report, "enumerate");
+    candidates
+}
 
+/// Stage 2: the candidates the rule set does not derive (in part or at all) from their
+/// premise alone.
+fn novelty_stage(
+    set: &RuleSet,
+    candidates: Vec<Candidate>,
+    progress: &Progress,
+    report: &mut Discovery,
+) -> Vec<Candidate> {
     let known = Known::new(set);
     let stage = progress.stage("novelty", candidates.len());
     let derived: Vec<Derived> = candidates
@@ -143,14 +170,22 @@ pub fn discover(
         .iter()
         .filter(|&&d| d == Derived::Contradiction)
         .count();
-    let fresh: Vec<Candidate> = candidates
+    candidates
         .into_iter()
         .zip(derived)
         .filter(|(_, d)| *d == Derived::Part)
         .map(|(c, _)| c)
-        .collect();
-    lap(&mut report, "novelty");
+        .collect()
+}
 
+/// Stage 3: each new candidate as a rule with an example and a quiet board; those without
+/// are counted and dropped.
+fn examples_stage(
+    fresh: Vec<Candidate>,
+    settings: &Settings,
+    progress: &Progress,
+    report: &mut Discovery,
+) -> Vec<(Candidate, Rule)> {
     let stage = progress.stage("examples", fresh.len());
     let with_examples: Vec<Option<Rule>> = fresh
         .par_iter()
@@ -173,8 +208,19 @@ pub fn discover(
         }
     }
     report.new = pool.len();
-    lap(&mut report, "examples");
+    pool
+}
 
+/// Stage 4: the rules of the pool to keep (by index), each proved sound first; ranked on the
+/// corpus when there is one, else the first sound ones.
+fn choose_stage(
+    set: &RuleSet,
+    settings: &Settings,
+    corpus: Option<Vec<Puzzle>>,
+    pool: &[(Candidate, Rule)],
+    progress: &Progress,
+    report: &mut Discovery,
+) -> Vec<(usize, Option<Gain>)> {
     // Each rule is proved sound before it is kept (the proof is the costly part: only the
     // rules about to be kept pay for it).
     // A premise no board of the rule's window matches (the local laws of the box could not
@@ -195,54 +241,8 @@ pub fn discover(
             false
         }
     };
-    let chosen: Vec<(usize, Option<Gain>)> = match corpus {
-        Some(puzzles) => {
-            let stage = progress.stage("solve", 1);
-            let mut scorer = Scorer::new(set.clone(), puzzles, settings.colouring);
-            stage.done();
-            let (solved_before, decided_before) = scorer.totals();
-            let rules: Vec<Rule> = pool.iter().map(|(_, r)| r.clone()).collect();
-            let stage = progress.stage("score", rules.len());
-            let picks = rank::select(
-                &mut scorer,
-                &rules,
-                settings.keep + settings.overshoot,
-                &sound,
-                &|scored, picked| {
-                    stage.set(scored);
-                    stage.note(format!("{picked} picked"));
-                },
-            );
-            stage.done();
-            report.pruned = settings.overshoot > 0;
-            let picks = if settings.overshoot > 0 && picks.len() > settings.keep {
-                let stage = progress.stage("prune", picks.len() - settings.keep);
-                let kept = rank::prune(&scorer, &rules, picks, settings.keep, &|dropped| {
-                    stage.set(dropped)
-                });
-                stage.done();
-                kept
-            } else {
-                picks
-            };
-            // The figures after are those of the kept rules solving the corpus from scratch.
-            let mut kept_set = scorer.set_without_picks();
-            kept_set
-                .rules
-                .extend(picks.iter().map(|p| rules[p.candidate].clone()));
-            let (solved_after, decided_after) = scorer.totals_with(kept_set);
-            report.corpus = Some(CorpusFigures {
-                puzzles: scorer.len(),
-                solved_before,
-                decided_before,
-                solved_after,
-                decided_after,
-            });
-            picks
-                .into_iter()
-                .map(|p| (p.candidate, Some(p.gain)))
-                .collect()
-        }
+    let chosen = match corpus {
+        Some(puzzles) => rank_on_corpus(set, settings, puzzles, pool, &sound, progress, report),
         None => (0..pool.len())
             .filter(|&i| sound(i))
             .take(settings.keep)
@@ -251,8 +251,75 @@ pub fn discover(
     };
     report.unsound = unsound.into_inner().expect("no panic holding it");
     report.impossible += never.into_inner();
-    lap(&mut report, "prove and rank");
+    chosen
+}
 
+/// The greedy choice on a corpus, pruned back when overshooting, with the corpus figures
+/// before and after.
+fn rank_on_corpus(
+    set: &RuleSet,
+    settings: &Settings,
+    puzzles: Vec<Puzzle>,
+    pool: &[(Candidate, Rule)],
+    sound: &dyn Fn(usize) -> bool,
+    progress: &Progress,
+    report: &mut Discovery,
+) -> Vec<(usize, Option<Gain>)> {
+    let stage = progress.stage("solve", 1);
+    let mut scorer = Scorer::new(set.clone(), puzzles, settings.colouring);
+    stage.done();
+    let (solved_before, decided_before) = scorer.totals();
+    let rules: Vec<Rule> = pool.iter().map(|(_, r)| r.clone()).collect();
+    let stage = progress.stage("score", rules.len());
+    let picks = rank::select(
+        &mut scorer,
+        &rules,
+        settings.keep + settings.overshoot,
+        sound,
+        &|scored, picked| {
+            stage.set(scored);
+            stage.note(format!("{picked} picked"));
+        },
+    );
+    stage.done();
+    report.pruned = settings.overshoot > 0;
+    let picks = if settings.overshoot > 0 && picks.len() > settings.keep {
+        let stage = progress.stage("prune", picks.len() - settings.keep);
+        let kept = rank::prune(&scorer, &rules, picks, settings.keep, &|dropped| {
+            stage.set(dropped)
+        });
+        stage.done();
+        kept
+    } else {
+        picks
+    };
+    // The figures after are those of the kept rules solving the corpus from scratch.
+    let mut kept_set = scorer.set_without_picks();
+    kept_set
+        .rules
+        .extend(picks.iter().map(|p| rules[p.candidate].clone()));
+    let (solved_after, decided_after) = scorer.totals_with(kept_set);
+    report.corpus = Some(CorpusFigures {
+        puzzles: scorer.len(),
+        solved_before,
+        decided_before,
+        solved_after,
+        decided_after,
+    });
+    picks
+        .into_iter()
+        .map(|p| (p.candidate, Some(p.gain)))
+        .collect()
+}
+
+/// Stage 5: the chosen rules named from their clues and box (numbered past the names the
+/// rule set and the earlier picks took), into the report.
+fn name_rules(
+    set: &RuleSet,
+    pool: &[(Candidate, Rule)],
+    chosen: Vec<(usize, Option<Gain>)>,
+    report: &mut Discovery,
+) {
     let mut taken: HashSet<String> = set.rules.iter().map(|r| r.name.clone()).collect();
     for (i, gain) in chosen {
         let (candidate, mut rule) = pool[i].clone();
@@ -268,7 +335,6 @@ pub fn discover(
             gain,
         });
     }
-    report
 }
 
 impl Discovery {

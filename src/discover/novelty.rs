@@ -12,9 +12,8 @@ use crate::deduce::{Deducer, DeducerSet};
 use crate::engine::Engine;
 use crate::geometry::Pos;
 use crate::puzzle::Puzzle;
-use crate::rules::compile::{RuleBook, Stages};
+use crate::rules::compile::{RuleBook, StageCache, Stages};
 use crate::rules::{Glyph, RuleSet};
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// Empty cells between a premise's box and the board's border.
@@ -23,7 +22,7 @@ pub const PAD: usize = 4;
 /// A rule set ready to tell which candidates it already derives.
 pub struct Known {
     book: RuleBook,
-    stages: Mutex<HashMap<usize, Arc<Stages>>>,
+    stages: Mutex<StageCache>,
 }
 
 /// What the rule set makes of a candidate's premise.
@@ -44,7 +43,7 @@ impl Known {
         set.deducers.retain(|&d| d == Deducer::LoopClosure);
         Known {
             book: RuleBook::new(set),
-            stages: Mutex::new(HashMap::new()),
+            stages: Mutex::new(StageCache::new()),
         }
     }
 
@@ -98,10 +97,7 @@ impl Known {
 
     fn stages_for(&self, stride: usize) -> Arc<Stages> {
         let mut cache = self.stages.lock().expect("no thread panics holding it");
-        cache
-            .entry(stride)
-            .or_insert_with(|| Arc::new(self.book.stages(stride, true)))
-            .clone()
+        cache.get(&self.book, stride, true)
     }
 }
 

@@ -19,7 +19,7 @@ use crate::deduce::{Deducer, DeducerSet};
 use crate::engine::Engine;
 use crate::geometry::{Kind, Pos};
 use crate::puzzle::Puzzle;
-use crate::rules::compile::{RuleBook, Stages};
+use crate::rules::compile::{RuleBook, StageCache, Stages};
 use crate::rules::examples::glyph_at;
 use crate::rules::expand::expand_rule;
 use crate::rules::{Glyph, Rule, RuleSet};
@@ -28,6 +28,7 @@ use crate::verify::check_answer;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What adding a rule gains on a corpus; gains compare by puzzles first, then edges.
@@ -211,8 +212,10 @@ pub struct Scorer {
     base_rules: usize,
     book: RuleBook,
     options: SolveOptions,
-    /// The book's matchers for each (stride, single-loop rules on) the corpus needs.
-    stages: HashMap<(usize, bool), Stages>,
+    /// The book's matchers per (stride, single-loop rules on).
+    cache: StageCache,
+    /// Each puzzle's matchers, from the cache.
+    stages: Vec<Arc<Stages>>,
     /// Each puzzle's board at the set's fixpoint.
     boards: Vec<Board>,
     /// The same, as the matcher reads it.
@@ -248,7 +251,8 @@ impl Scorer {
             set,
             book,
             options,
-            stages: HashMap::new(),
+            cache: StageCache::new(),
+            stages: Vec::new(),
             boards: Vec::new(),
             fixpoints: Vec::new(),
         };
@@ -276,13 +280,14 @@ impl Scorer {
 
     /// Compiles the book's matchers for every board of the corpus.
     fn compile(&mut self) {
-        self.stages.clear();
-        for (p, b) in self.puzzles.iter().zip(&self.boards) {
-            let key = (b.stride(), self.book.single_loop_rules_apply(p));
-            self.stages
-                .entry(key)
-                .or_insert_with(|| self.book.stages(key.0, key.1));
-        }
+        self.cache.clear();
+        let (cache, book) = (&mut self.cache, &self.book);
+        self.stages = self
+            .puzzles
+            .iter()
+            .zip(&self.boards)
+            .map(|(p, b)| cache.get(book, b.stride(), book.single_loop_rules_apply(p)))
+            .collect();
     }
 
     /// Puzzles finished and edges decided by the current set.
@@ -341,11 +346,7 @@ impl Scorer {
         let mut out = Vec::new();
         for &i in affected {
             let mut board = self.boards[i].clone();
-            let key = (
-                board.stride(),
-                self.book.single_loop_rules_apply(&self.puzzles[i]),
-            );
-            let mut engine = Engine::new(&self.book, &self.stages[&key]).with_switches(switches);
+            let mut engine = Engine::new(&self.book, &self.stages[i]).with_switches(switches);
             if extend(&mut board, &self.fixpoints[i], &mut engine, pattern).is_err() {
                 continue;
             }
@@ -374,12 +375,7 @@ impl Scorer {
             .par_iter()
             .map(|&i| {
                 let mut board = self.boards[i].clone();
-                let key = (
-                    board.stride(),
-                    self.book.single_loop_rules_apply(&self.puzzles[i]),
-                );
-                let mut engine =
-                    Engine::new(&self.book, &self.stages[&key]).with_switches(switches);
+                let mut engine = Engine::new(&self.book, &self.stages[i]).with_switches(switches);
                 let outcome = match extend(&mut board, &self.fixpoints[i], &mut engine, &pattern) {
                     Err(c) => Outcome::Contradiction(c),
                     Ok(()) if board.unknown() > 0 => Outcome::Stuck {

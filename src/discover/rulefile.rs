@@ -9,10 +9,9 @@
 use super::enumerate::Candidate;
 use super::matcher::{Pattern, Sketch};
 use crate::geometry::Pos;
-use crate::rules::draw::draw;
-use crate::rules::examples::{board_dots, run_example};
+use crate::rules::examples::run_example;
 use crate::rules::expand::expand_rule;
-use crate::rules::{Example, Fact, Glyph, Rule};
+use crate::rules::{Example, Fact, Glyph, Rule, write};
 use std::fmt::Write;
 
 /// The file name rules are given before they are written.
@@ -177,48 +176,21 @@ pub fn examples(rule: &Rule, c: &Candidate) -> Option<(Example, Example)> {
     None
 }
 
-/// The text of one rule: header, pictures and examples; `comment` (without `#`) goes above it.
+/// The text of one rule: header, pictures and examples (written by [`crate::rules::write`]);
+/// `comment` (without `#`) goes above it, and a note above its quiet board.
 pub fn rule_text(rule: &Rule, comment: &str) -> String {
     let mut out = String::new();
     for line in comment.lines() {
         let _ = writeln!(out, "# {line}");
     }
-    let _ = writeln!(out, "rule {}", rule.name);
-    if let Some(d) = &rule.description {
-        let _ = writeln!(out, "  \"{d}\"");
-    }
-    if rule.assumes_single_loop {
-        let _ = writeln!(out, "  assumes single-loop");
-    }
-    let _ = writeln!(out, "  level {}", rule.level);
-    let mut then = rule.premise.clone();
-    then.extend(rule.conclusion.iter().copied());
-    then.sort();
-    let _ = write!(
-        out,
-        "when\n{}then\n{}",
-        draw(&rule.dots, &rule.premise, 2),
-        draw(&rule.dots, &then, 2)
-    );
+    write::header(&mut out, rule);
+    write::pictures(&mut out, rule);
     for e in &rule.examples {
-        let dots = board_dots(e.rows, e.cols);
-        match &e.gives {
-            Some(gives) => {
-                let _ = write!(
-                    out,
-                    "\nexample\n{}gives\n{}",
-                    draw(&dots, &e.board, 2),
-                    draw(&dots, gives, 2)
-                );
-            }
-            None => {
-                let _ = write!(
-                    out,
-                    "\n# Near miss: one fact of the premise left out.\nquiet\n{}",
-                    draw(&dots, &e.board, 2)
-                );
-            }
+        out.push('\n');
+        if e.gives.is_none() {
+            out.push_str("# Near miss: one fact of the premise left out.\n");
         }
+        write::example(&mut out, e);
     }
     out
 }

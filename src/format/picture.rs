@@ -5,6 +5,16 @@
 //! `example`.
 
 use crate::format::view::{Edge, View};
+use crate::rules::{Glyph, glyphs};
+
+/// An edge's state as the glyph a picture draws for it.
+fn glyph(edge: Edge) -> Option<Glyph> {
+    match edge {
+        Edge::Line => Some(Glyph::Line),
+        Edge::Cross => Some(Glyph::Cross),
+        Edge::Unknown => None,
+    }
+}
 
 /// Draws a board, one line per lattice row, each indented by `indent` spaces, without
 /// trailing spaces.
@@ -16,29 +26,18 @@ pub fn draw(view: &impl View, indent: usize) -> String {
         if y.is_multiple_of(2) {
             let r = y / 2;
             for c in 0..view.cols() {
-                line.push('+');
-                line.push_str(match view.h(r, c) {
-                    Edge::Line => "---",
-                    Edge::Cross => " x ",
-                    Edge::Unknown => "   ",
-                });
+                line.push(glyphs::DOT);
+                line.push_str(glyphs::horizontal(glyph(view.h(r, c))));
             }
-            line.push('+');
+            line.push(glyphs::DOT);
         } else {
             let r = y / 2;
             for c in 0..=view.cols() {
-                line.push(match view.v(r, c) {
-                    Edge::Line => '|',
-                    Edge::Cross => 'x',
-                    Edge::Unknown => ' ',
-                });
+                line.push(glyphs::vertical(glyph(view.v(r, c))));
                 if c < view.cols() {
-                    line.push(' ');
-                    line.push(match view.clue(r, c) {
-                        Some(n) => char::from(b'0' + n),
-                        None => ' ',
-                    });
-                    line.push(' ');
+                    line.push(glyphs::BLANK);
+                    line.push(glyphs::cell(view.clue(r, c)));
+                    line.push(glyphs::BLANK);
                 }
             }
         }

@@ -77,6 +77,47 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
     if pictures.into_iter().any(|p| p.rows == 0 || p.broken) {
         return None; // the grammar already reported what is wrong with the picture
     }
+    if !check_shape(file, rule, errors) {
+        return None;
+    }
+    check_premise_kept(file, rule, errors);
+    let added = check_added(file, rule, errors, errors_before);
+    let level = check_level(file, rule, errors);
+    let mut examples = Vec::new();
+    for ex in &rule.examples {
+        if let Some(e) = check_example(file, ex, errors) {
+            examples.push(e);
+        }
+    }
+    let mut premise: Vec<Fact> = rule
+        .when
+        .facts
+        .iter()
+        .map(|f| Fact {
+            at: f.at,
+            glyph: f.glyph,
+        })
+        .collect();
+    premise.sort();
+    let mut dots = rule.when.dots.clone();
+    dots.sort();
+    Some(Rule {
+        name: rule.name.clone(),
+        description: rule.description.clone(),
+        assumes_single_loop: rule.assumes_single_loop,
+        level,
+        file: file.to_string(),
+        line: rule.at.line,
+        dots,
+        premise,
+        conclusion: added,
+        examples,
+    })
+}
+
+/// Checks each picture's facts against its dots, that both pictures draw the same dots, and
+/// the window's size; returns whether the rule's shape is good enough to read its facts.
+fn check_shape(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> bool {
     check_picture(file, &rule.when, "when", errors);
     check_picture(file, &rule.then, "then", errors);
     let when_dots: BTreeSet<Pos> = rule.when.dots.iter().copied().collect();
@@ -93,17 +134,13 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
             )
             .with_help("draw the same dots in both pictures"),
         );
-        return None;
+        return false;
     }
-    if !check_window(file, rule, errors) {
-        return None;
-    }
-    let when: HashMap<Pos, (Glyph, Span)> = rule
-        .when
-        .facts
-        .iter()
-        .map(|f| (f.at, (f.glyph, f.span)))
-        .collect();
+    check_window(file, rule, errors)
+}
+
+/// The conclusion keeps every premise fact, and the premise states something.
+fn check_premise_kept(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) {
     let then: HashMap<Pos, (Glyph, Span)> = rule
         .then
         .facts
@@ -135,9 +172,20 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
             .with_help("a `when` picture states at least one clue, line or cross"),
         );
     }
+}
+
+/// The facts the conclusion adds (sorted): lines and crosses only, at least one when the rule
+/// has no other error (`errors_before`: where the rule's errors start).
+fn check_added(
+    file: &str,
+    rule: &RuleAst,
+    errors: &mut Vec<Diagnostic>,
+    errors_before: usize,
+) -> Vec<Fact> {
+    let when: BTreeSet<Pos> = rule.when.facts.iter().map(|f| f.at).collect();
     let mut added = Vec::new();
     for f in &rule.then.facts {
-        if when.contains_key(&f.at) {
+        if when.contains(&f.at) {
             continue;
         }
         match f.glyph {
@@ -161,7 +209,13 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
             .with_help("the `then` picture must add at least one line or cross"),
         );
     }
-    let level = match rule.level {
+    added.sort();
+    added
+}
+
+/// The rule's level: 1 when not given, else the one given (reported unless 1-9).
+fn check_level(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> u32 {
+    match rule.level {
         None => 1,
         Some((n, span)) => {
             if !(1..=9).contains(&n) {
@@ -172,38 +226,7 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
             }
             n
         }
-    };
-    let mut examples = Vec::new();
-    for ex in &rule.examples {
-        if let Some(e) = check_example(file, ex, errors) {
-            examples.push(e);
-        }
     }
-    let mut premise: Vec<Fact> = rule
-        .when
-        .facts
-        .iter()
-        .map(|f| Fact {
-            at: f.at,
-            glyph: f.glyph,
-        })
-        .collect();
-    premise.sort();
-    added.sort();
-    let mut dots = rule.when.dots.clone();
-    dots.sort();
-    Some(Rule {
-        name: rule.name.clone(),
-        description: rule.description.clone(),
-        assumes_single_loop: rule.assumes_single_loop,
-        level,
-        file: file.to_string(),
-        line: rule.at.line,
-        dots,
-        premise,
-        conclusion: added,
-        examples,
-    })
 }
 
 /// Keeps a rule's window within [`MAX_RULE_SPAN`] and [`MAX_WINDOW_EDGES`]; returns whether

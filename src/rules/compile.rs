@@ -13,14 +13,14 @@
 //! - anything else goes to the general watch index: per edge direction and new state, the
 //!   entries that read such an edge, grouped by the clue they need nearby.
 //!
-//! [`Stages`] hold the matchers of each rule level, cached by the solver per grid width.
+//! [`Stages`] hold the matchers of each rule level, kept per grid width in a [`StageCache`].
 
 use crate::board::{CLUE0, CROSS, LINE, OFF};
 use crate::deduce::DeducerSet;
 use crate::geometry::{CELL_SLOTS, DOT_SLOTS, Pos, bounds};
 use crate::rules::expand::{Variant, expand_all};
 use crate::rules::{Fact, Glyph, RuleSet};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
@@ -144,6 +144,52 @@ impl RuleBook {
             })
             .collect();
         Stages::laid_out(stride, stages)
+    }
+}
+
+/// A rule book's compiled stages per (stride, single-loop rules on), as the solver, the
+/// discovery scorer and the novelty check keep them.
+///
+/// The first stages compiled with and without the single-loop rules are kept as templates:
+/// other strides relocate them ([`Stages::relocate`]) instead of compiling again. At most
+/// [`StageCache::BOUND`] entries are kept; past that the cache starts afresh (the templates
+/// stay). The cache belongs to one rule book: [`StageCache::clear`] it when the book changes.
+#[derive(Clone, Debug, Default)]
+pub struct StageCache {
+    stages: HashMap<(usize, bool), Arc<Stages>>,
+    /// The first stages compiled, without and with the single-loop rules.
+    templates: [Option<Arc<Stages>>; 2],
+}
+
+impl StageCache {
+    /// How many (stride, single-loop) entries are kept before the cache starts afresh.
+    pub const BOUND: usize = 64;
+
+    /// An empty cache.
+    pub fn new() -> StageCache {
+        StageCache::default()
+    }
+
+    /// The book's stages for boards of this stride, with or without the single-loop rules:
+    /// from the cache, relocated from a template, or compiled.
+    pub fn get(&mut self, book: &RuleBook, stride: usize, single_loop: bool) -> Arc<Stages> {
+        if self.stages.len() > StageCache::BOUND {
+            self.stages.clear();
+        }
+        let template = &mut self.templates[usize::from(single_loop)];
+        let stages = self
+            .stages
+            .entry((stride, single_loop))
+            .or_insert_with(|| match template {
+                Some(t) => Arc::new(t.relocate(stride)),
+                None => Arc::clone(template.insert(Arc::new(book.stages(stride, single_loop)))),
+            });
+        Arc::clone(stages)
+    }
+
+    /// Forgets every entry and template (the rule book changed).
+    pub fn clear(&mut self) {
+        *self = StageCache::default();
     }
 }
 
@@ -582,10 +628,35 @@ fn mask(glyph: Glyph) -> u8 {
     }
 }
 
-impl Matchers {
-    fn build(variants: &[Variant], keep: &[bool], stride: usize) -> Matchers {
-        let flat = |p: Pos| p.y as isize * stride as isize + p.x as isize;
-        let mut m = Matchers {
+/// (direction, state) -> (key offset, key position) -> clue -> entries of the watch index.
+type Keyed = BTreeMap<(isize, Pos), [Vec<Entry>; 4]>;
+
+/// Matchers being built: variants are filed one by one ([`Builder::file`]), then the lists
+/// are laid out ([`Builder::finish`]).
+struct Builder {
+    /// The matchers so far.
+    m: Matchers,
+    /// Dot-local variants, with their dot, folded into the dot table at the end.
+    dot_variants: Vec<(usize, Pos)>,
+    /// Cell tests by what wakes them, `[(clue * 12 + slot) * 2 + state]`.
+    cell_watch: Vec<CellRules>,
+    /// General entries with a key clue, by (direction, state).
+    keyed: [[Keyed; 2]; 2],
+    /// General entries without a key clue, by (direction, state).
+    free: [[Vec<Entry>; 2]; 2],
+    /// Entries whose premise reads no edge, by the clue of their key cell.
+    statics: [Vec<Entry>; 4],
+}
+
+/// Index difference of a lattice displacement for boards of this stride.
+fn flat(stride: usize, p: Pos) -> isize {
+    p.y as isize * stride as isize + p.x as isize
+}
+
+impl Builder {
+    fn new(stride: usize) -> Builder {
+        let flat = |p: Pos| flat(stride, p);
+        let m = Matchers {
             stride,
             checks: Vec::new(),
             concludes: Vec::new(),
@@ -606,166 +677,209 @@ impl Matchers {
             static_cells: Default::default(),
             edge_cells: Default::default(),
         };
-        let mut dot_variants = Vec::new();
-        let mut cell_watch: Vec<CellRules> = vec![Vec::new(); 4 * 12 * 2];
-        // (direction, state) -> key offset -> clue -> entries; and entries without a key.
-        type Keyed = BTreeMap<(isize, Pos), [Vec<Entry>; 4]>;
-        let mut keyed: [[Keyed; 2]; 2] = Default::default();
-        let mut free: [[Vec<Entry>; 2]; 2] = Default::default();
-        let mut statics: [Vec<Entry>; 4] = Default::default();
-        for (vi, v) in variants.iter().enumerate() {
-            if !keep[vi] {
-                continue;
-            }
-            match shape(v) {
-                Shape::Dot(dot) => {
-                    dot_variants.push((vi, dot));
-                    continue;
-                }
-                Shape::Cell(cell, n) => {
-                    let (mask, value, conclude) = word_bits(cell, v, &|_| false);
-                    if (mask | conclude) & !0xFF == 0 {
-                        let side = |p: Pos| CELL_SLOTS[..4].iter().position(|&s| cell + s == p);
-                        m.sides[n as usize].fold(vi, v, &side);
-                        continue;
-                    }
-                    let test = CellTest {
-                        mask,
-                        value,
-                        conclude,
-                        variant: vi as u32,
-                        ..CellTest::default()
-                    };
-                    file_test(&mut m, &mut cell_watch, n, test, false);
-                    continue;
-                }
-                Shape::Pair(cells) => {
-                    // File the test at each of the two cells, each reading the edges of its own
-                    // window first; the edges of the other window go to the other cell.
-                    for (i, &(cell, n)) in cells.iter().enumerate() {
-                        let (other, other_n) = cells[1 - i];
-                        let in_own = |p: Pos| CELL_SLOTS.iter().any(|&s| cell + s == p);
-                        let (mask, value, conclude) = word_bits(cell, v, &|_| false);
-                        let (other_mask, other_value, other_conclude) =
-                            word_bits(other, v, &in_own);
-                        let test = CellTest {
-                            mask,
-                            value,
-                            conclude,
-                            variant: vi as u32,
-                            other: flat(other - cell) as i32,
-                            other_at: other - cell,
-                            other_code: CLUE0 << other_n,
-                            other_mask,
-                            other_value,
-                            other_conclude,
-                        };
-                        file_test(&mut m, &mut cell_watch, n, test, i == 1);
-                    }
-                    continue;
-                }
-                Shape::General => {}
-            }
-            let add_entry = |m: &mut Matchers, skip: &[Fact], origin: Pos| -> Entry {
-                let start = m.checks.len() as u32;
-                // Clue tests first: they never change and reject most spots.
-                let mut rest: Vec<&Fact> = v.premise.iter().filter(|f| !skip.contains(f)).collect();
-                rest.sort_by_key(|f| !matches!(f.glyph, Glyph::Clue(_)));
-                for f in rest {
-                    m.checks.push(Check {
-                        offset: flat(f.at),
-                        at: f.at,
-                        mask: mask(f.glyph),
-                    });
-                }
-                let cstart = m.concludes.len() as u32;
-                for f in &v.conclusion {
-                    m.concludes.push(Conclude {
-                        offset: flat(f.at),
-                        at: f.at,
-                        state: if f.glyph == Glyph::Line { LINE } else { CROSS },
-                    });
-                }
-                Entry {
-                    variant: vi as u32,
-                    delta: -flat(origin),
-                    trigger_at: origin,
-                    checks: start..m.checks.len() as u32,
-                    concludes: cstart..m.concludes.len() as u32,
-                }
+        Builder {
+            m,
+            dot_variants: Vec::new(),
+            cell_watch: vec![Vec::new(); 4 * 12 * 2],
+            keyed: Default::default(),
+            free: Default::default(),
+            statics: Default::default(),
+        }
+    }
+
+    fn flat(&self, p: Pos) -> isize {
+        flat(self.m.stride, p)
+    }
+
+    /// Files one variant in the form its shape allows.
+    fn file(&mut self, vi: usize, v: &Variant) {
+        match shape(v) {
+            Shape::Dot(dot) => self.dot_variants.push((vi, dot)),
+            Shape::Cell(cell, n) => self.file_cell(vi, v, cell, n),
+            Shape::Pair(cells) => self.file_pair(vi, v, cells),
+            Shape::General => self.file_general(vi, v),
+        }
+    }
+
+    /// A variant that reads one clue cell: into the side table when it reads only the cell's
+    /// sides, else a cell test.
+    fn file_cell(&mut self, vi: usize, v: &Variant, cell: Pos, n: u8) {
+        let (mask, value, conclude) = word_bits(cell, v, &|_| false);
+        if (mask | conclude) & !0xFF == 0 {
+            let side = |p: Pos| CELL_SLOTS[..4].iter().position(|&s| cell + s == p);
+            self.m.sides[n as usize].fold(vi, v, &side);
+            return;
+        }
+        let test = CellTest {
+            mask,
+            value,
+            conclude,
+            variant: vi as u32,
+            ..CellTest::default()
+        };
+        file_test(&mut self.m, &mut self.cell_watch, n, test, false);
+    }
+
+    /// A variant that reads two clue cells: a test filed at each of the two cells, each
+    /// reading the edges of its own window first; the edges of the other window go to the
+    /// other cell.
+    fn file_pair(&mut self, vi: usize, v: &Variant, cells: [(Pos, u8); 2]) {
+        for (i, &(cell, n)) in cells.iter().enumerate() {
+            let (other, other_n) = cells[1 - i];
+            let in_own = |p: Pos| CELL_SLOTS.iter().any(|&s| cell + s == p);
+            let (mask, value, conclude) = word_bits(cell, v, &|_| false);
+            let (other_mask, other_value, other_conclude) = word_bits(other, v, &in_own);
+            let test = CellTest {
+                mask,
+                value,
+                conclude,
+                variant: vi as u32,
+                other: self.flat(other - cell) as i32,
+                other_at: other - cell,
+                other_code: CLUE0 << other_n,
+                other_mask,
+                other_value,
+                other_conclude,
             };
-            let clues: Vec<&Fact> = v
-                .premise
-                .iter()
-                .filter(|f| matches!(f.glyph, Glyph::Clue(_)))
-                .collect();
-            let edges: Vec<&Fact> = v.premise.iter().filter(|f| f.at.is_edge()).collect();
-            if edges.is_empty() {
-                if let Some(key) = clues.first() {
+            file_test(&mut self.m, &mut self.cell_watch, n, test, i == 1);
+        }
+    }
+
+    /// Any other variant: an entry in the watch index per edge of its premise (keyed by the
+    /// nearest clue, if any), or a static entry when its premise reads no edge.
+    fn file_general(&mut self, vi: usize, v: &Variant) {
+        let clues: Vec<&Fact> = v
+            .premise
+            .iter()
+            .filter(|f| matches!(f.glyph, Glyph::Clue(_)))
+            .collect();
+        let edges: Vec<&Fact> = v.premise.iter().filter(|f| f.at.is_edge()).collect();
+        if edges.is_empty() {
+            if let Some(key) = clues.first() {
+                let Glyph::Clue(n) = key.glyph else {
+                    unreachable!()
+                };
+                let e = self.entry(vi, v, &[**key], key.at);
+                self.statics[n as usize].push(e);
+            }
+            return;
+        }
+        for trigger in edges {
+            let dir = (trigger.at.x & 1) as usize;
+            let state = usize::from(trigger.glyph == Glyph::Cross);
+            let key = clues.iter().min_by_key(|c| {
+                let d = c.at - trigger.at;
+                (d.y.abs() + d.x.abs(), c.at)
+            });
+            match key {
+                Some(key) => {
                     let Glyph::Clue(n) = key.glyph else {
                         unreachable!()
                     };
-                    let e = add_entry(&mut m, &[**key], key.at);
-                    statics[n as usize].push(e);
+                    let e = self.entry(vi, v, &[*trigger, **key], trigger.at);
+                    let offset = key.at - trigger.at;
+                    let key = (self.flat(offset), offset);
+                    self.keyed[dir][state].entry(key).or_default()[n as usize].push(e);
                 }
-                continue;
-            }
-            for trigger in edges {
-                let dir = (trigger.at.x & 1) as usize;
-                let state = usize::from(trigger.glyph == Glyph::Cross);
-                let key = clues.iter().min_by_key(|c| {
-                    let d = c.at - trigger.at;
-                    (d.y.abs() + d.x.abs(), c.at)
-                });
-                match key {
-                    Some(key) => {
-                        let Glyph::Clue(n) = key.glyph else {
-                            unreachable!()
-                        };
-                        let e = add_entry(&mut m, &[*trigger, **key], trigger.at);
-                        keyed[dir][state]
-                            .entry((flat(key.at - trigger.at), key.at - trigger.at))
-                            .or_default()[n as usize]
-                            .push(e);
-                    }
-                    None => {
-                        let e = add_entry(&mut m, &[*trigger], trigger.at);
-                        free[dir][state].push(e);
-                    }
+                None => {
+                    let e = self.entry(vi, v, &[*trigger], trigger.at);
+                    self.free[dir][state].push(e);
                 }
             }
         }
-        let push_all = |m: &mut Matchers, list: Vec<Entry>| -> Range<u32> {
-            let start = m.entries.len() as u32;
-            m.entries.extend(list);
-            start..m.entries.len() as u32
-        };
-        for dir in 0..2 {
-            for state in 0..2 {
-                let groups = std::mem::take(&mut keyed[dir][state]);
-                let mut watch = Watch::default();
-                for ((key, key_at), lists) in groups {
-                    let by_clue = lists.map(|l| push_all(&mut m, l));
-                    watch.groups.push(Group {
-                        key,
-                        key_at,
-                        by_clue,
-                    });
-                }
-                watch.free = push_all(&mut m, std::mem::take(&mut free[dir][state]));
-                m.watch[dir][state] = watch;
-            }
+    }
+
+    /// An entry of a general variant seen from `origin`: its premise checks but `skip` (what
+    /// the watch index already tells), clue tests first, and its conclusions.
+    fn entry(&mut self, vi: usize, v: &Variant, skip: &[Fact], origin: Pos) -> Entry {
+        let stride = self.m.stride;
+        let flat = |p: Pos| flat(stride, p);
+        let m = &mut self.m;
+        let start = m.checks.len() as u32;
+        // Clue tests first: they never change and reject most spots.
+        let mut rest: Vec<&Fact> = v.premise.iter().filter(|f| !skip.contains(f)).collect();
+        rest.sort_by_key(|f| !matches!(f.glyph, Glyph::Clue(_)));
+        for f in rest {
+            m.checks.push(Check {
+                offset: flat(f.at),
+                at: f.at,
+                mask: mask(f.glyph),
+            });
         }
-        m.statics = statics.map(|l| push_all(&mut m, l));
-        m.build_dot_table(variants, &dot_variants);
+        let cstart = m.concludes.len() as u32;
+        for f in &v.conclusion {
+            m.concludes.push(Conclude {
+                offset: flat(f.at),
+                at: f.at,
+                state: if f.glyph == Glyph::Line { LINE } else { CROSS },
+            });
+        }
+        Entry {
+            variant: vi as u32,
+            delta: -flat(origin),
+            trigger_at: origin,
+            checks: start..m.checks.len() as u32,
+            concludes: cstart..m.concludes.len() as u32,
+        }
+    }
+
+    /// Appends entries to the matchers' one list; returns where they stand.
+    fn push_all(m: &mut Matchers, list: Vec<Entry>) -> Range<u32> {
+        let start = m.entries.len() as u32;
+        m.entries.extend(list);
+        start..m.entries.len() as u32
+    }
+
+    /// Lays out the watch index, the static entries, the tables and the cell watch lists.
+    fn finish(mut self, variants: &[Variant]) -> Matchers {
+        self.lay_out_watch();
+        let m = &mut self.m;
+        m.statics = std::mem::take(&mut self.statics).map(|l| Builder::push_all(m, l));
+        m.build_dot_table(variants, &self.dot_variants);
         for (n, table) in m.sides.iter().enumerate() {
             Arc::make_mut(&mut m.side_set)[1 << n] = table.set;
             let statics = m.statics[n].start != m.statics[n].end;
             m.starts_bare[1 << n] = statics || !m.static_cells[n].is_empty();
             m.starts_touched[1 << n] = statics || !m.cells[n].is_empty();
         }
-        m.has_cell_lists = cell_watch.iter().any(|l| !l.is_empty());
-        for list in cell_watch {
+        self.lay_out_cell_watch();
+        let flat = |p: Pos| flat(self.m.stride, p);
+        let mut filled = [0usize; 2];
+        for (k, &p) in CELL_SLOTS.iter().enumerate() {
+            let dir = (p.y & 1) as usize;
+            self.m.edge_cells[dir][filled[dir]] = (-flat(p), k);
+            filled[dir] += 1;
+        }
+        self.m
+    }
+
+    /// The watch index: per (direction, state), the keyed groups in key order, then the
+    /// free entries.
+    fn lay_out_watch(&mut self) {
+        let m = &mut self.m;
+        for dir in 0..2 {
+            for state in 0..2 {
+                let groups = std::mem::take(&mut self.keyed[dir][state]);
+                let mut watch = Watch::default();
+                for ((key, key_at), lists) in groups {
+                    let by_clue = lists.map(|l| Builder::push_all(m, l));
+                    watch.groups.push(Group {
+                        key,
+                        key_at,
+                        by_clue,
+                    });
+                }
+                watch.free = Builder::push_all(m, std::mem::take(&mut self.free[dir][state]));
+                m.watch[dir][state] = watch;
+            }
+        }
+    }
+
+    /// The cell watch lists, one after another, each with what its tests conclude.
+    fn lay_out_cell_watch(&mut self) {
+        let m = &mut self.m;
+        m.has_cell_lists = self.cell_watch.iter().any(|l| !l.is_empty());
+        for list in std::mem::take(&mut self.cell_watch) {
             let start = m.cell_watch_tests.len() as u32;
             let concludes = list.iter().fold(0, |acc, t| {
                 acc | (((t.conclude | (t.conclude >> 1)) & 0x55_5555) * 3)
@@ -778,13 +892,18 @@ impl Matchers {
                 pairs,
             });
         }
-        let mut filled = [0usize; 2];
-        for (k, &p) in CELL_SLOTS.iter().enumerate() {
-            let dir = (p.y & 1) as usize;
-            m.edge_cells[dir][filled[dir]] = (-flat(p), k);
-            filled[dir] += 1;
+    }
+}
+
+impl Matchers {
+    fn build(variants: &[Variant], keep: &[bool], stride: usize) -> Matchers {
+        let mut builder = Builder::new(stride);
+        for (vi, v) in variants.iter().enumerate() {
+            if keep[vi] {
+                builder.file(vi, v);
+            }
         }
-        m
+        builder.finish(variants)
     }
 
     /// The same matchers laid out for boards of another stride: every index difference is

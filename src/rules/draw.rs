@@ -1,6 +1,6 @@
 //! Drawing facts back as a picture in the rule language's glyphs, for counterexamples and example reports.
 
-use super::{Fact, Glyph};
+use super::{Fact, Glyph, glyphs};
 use crate::geometry::{Pos, bounds};
 
 /// Draws dots and facts as picture rows (the inverse of the grammar), each row indented by `indent` spaces.
@@ -27,25 +27,27 @@ pub fn draw_framed(dots: &[Pos], facts: &[Fact], frame: &[Pos], indent: usize) -
     let (y0, x0) = (y0 & !1, x0 & !1);
     let height = (y1 - y0 + 1) as usize;
     let width = (2 * (x1 - x0) + 1) as usize;
-    let mut rows = vec![vec![b' '; width + 3]; height];
+    let mut rows = vec![vec![glyphs::BLANK; width + 3]; height];
     let col = |x: i32| (2 * (x - x0)) as usize;
     for d in dots {
-        rows[(d.y - y0) as usize][col(d.x)] = b'+';
+        rows[(d.y - y0) as usize][col(d.x)] = glyphs::DOT;
     }
     for f in facts {
         let row = &mut rows[(f.at.y - y0) as usize];
         let c = col(f.at.x);
         match (f.glyph, f.at.y & 1 == 0) {
-            (Glyph::Line, true) => row[c - 1..c + 2].copy_from_slice(b"---"),
-            (Glyph::Cross, true) => row[c] = b'x',
-            (Glyph::Line, false) => row[c] = b'|',
-            (Glyph::Cross, false) => row[c] = b'x',
-            (Glyph::Clue(n), _) => row[c] = b'0' + n,
+            (Glyph::Clue(n), _) => row[c] = glyphs::digit(n),
+            (glyph, true) => {
+                for (i, ch) in glyphs::horizontal(Some(glyph)).chars().enumerate() {
+                    row[c - 1 + i] = ch;
+                }
+            }
+            (glyph, false) => row[c] = glyphs::vertical(Some(glyph)),
         }
     }
     let mut out = String::new();
     for row in rows {
-        let text = String::from_utf8_lossy(&row);
+        let text: String = row.into_iter().collect();
         let text = text.trim_end();
         if !text.is_empty() {
             out.push_str(&" ".repeat(indent));

@@ -9,6 +9,7 @@
 use super::ast::{
     Diagnostic, ExampleAst, FileAst, Glyph, PictureAst, PictureFact, RuleAst, Span, UseAst,
 };
+use super::glyphs;
 use crate::geometry::Pos;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
@@ -118,24 +119,28 @@ fn header_line(input: &str) -> IResult<&str, Header<'_>> {
 /// The glyph group between two dots of a dot row.
 fn edge_slot(input: &str) -> IResult<&str, Option<Glyph>> {
     alt((
-        value(Some(Glyph::Line), tag("---")),
-        value(Some(Glyph::Cross), tag(" x ")),
-        value(None, tag("   ")),
+        value(Some(Glyph::Line), tag(glyphs::H_LINE)),
+        value(Some(Glyph::Cross), tag(glyphs::H_CROSS)),
+        value(None, tag(glyphs::H_BLANK)),
     ))
     .parse(input)
 }
 
 /// A dot position of a dot row.
 fn dot_slot(input: &str) -> IResult<&str, bool> {
-    alt((value(true, char('+')), value(false, char(' ')))).parse(input)
+    alt((
+        value(true, char(glyphs::DOT)),
+        value(false, char(glyphs::BLANK)),
+    ))
+    .parse(input)
 }
 
 /// A dot column of a cell row: a vertical edge.
 fn side_slot(input: &str) -> IResult<&str, Option<Glyph>> {
     alt((
-        value(Some(Glyph::Line), char('|')),
-        value(Some(Glyph::Cross), char('x')),
-        value(None, char(' ')),
+        value(Some(Glyph::Line), char(glyphs::V_LINE)),
+        value(Some(Glyph::Cross), char(glyphs::V_CROSS)),
+        value(None, char(glyphs::BLANK)),
     ))
     .parse(input)
 }
@@ -143,14 +148,14 @@ fn side_slot(input: &str) -> IResult<&str, Option<Glyph>> {
 /// The three columns of a cell: space, clue digit or space, space.
 fn clue_slot(input: &str) -> IResult<&str, Option<Glyph>> {
     delimited(
-        char(' '),
+        char(glyphs::BLANK),
         alt((
-            map(satisfy(|c| c.is_ascii_digit()), |d| {
-                Some(Glyph::Clue(d as u8 - b'0'))
+            map(satisfy(|c| glyphs::clue(c).is_some()), |d| {
+                glyphs::clue(d).map(Glyph::Clue)
             }),
-            value(None, char(' ')),
+            value(None, char(glyphs::BLANK)),
         )),
-        char(' '),
+        char(glyphs::BLANK),
     )
     .parse(input)
 }
@@ -166,6 +171,41 @@ fn parse_picture(
         at,
         ..PictureAst::default()
     };
+    let Some(rows) = drawn_rows(file, at, rows, errors) else {
+        return picture;
+    };
+    picture.rows = rows.len();
+    let errors_before = errors.len();
+    if !plain_rows(file, rows, errors) {
+        picture.broken = true;
+        return picture;
+    }
+    let Some(origin) = picture_origin(file, rows, errors) else {
+        return picture;
+    };
+    for (row, &(line, text)) in rows.iter().enumerate() {
+        let mut reader = RowReader {
+            file,
+            line,
+            y: row as i32,
+            origin,
+            width: 0,
+            picture: &mut picture,
+            errors: &mut *errors,
+        };
+        reader.read(text, row % 2 == 0);
+    }
+    picture.broken = errors.len() > errors_before;
+    picture
+}
+
+/// The rows from the first drawn one to the last; reports a picture with none.
+fn drawn_rows<'r, 'a>(
+    file: &str,
+    at: Span,
+    rows: &'r [(usize, &'a str)],
+    errors: &mut Vec<Diagnostic>,
+) -> Option<&'r [(usize, &'a str)]> {
     let first = rows.iter().position(|(_, t)| !t.trim().is_empty());
     let last = rows.iter().rposition(|(_, t)| !t.trim().is_empty());
     let (Some(first), Some(last)) = (first, last) else {
@@ -177,12 +217,14 @@ fn parse_picture(
             }
                 .with_help("draw the picture on indented lines below the keyword, starting with a dot row such as `  +   +`"),
         );
-        return picture;
+        return None;
     };
-    let rows = &rows[first..=last];
-    picture.rows = rows.len();
-    let errors_before = errors.len();
-    let mut bad = false;
+    Some(&rows[first..=last])
+}
+
+/// Whether the rows hold only ASCII and no tabs; reports every row that does not.
+fn plain_rows(file: &str, rows: &[(usize, &str)], errors: &mut Vec<Diagnostic>) -> bool {
+    let mut plain = true;
     for &(line, text) in rows {
         if let Some(i) = text.find(|c: char| c == '\t' || !c.is_ascii()) {
             errors.push(
@@ -193,19 +235,24 @@ fn parse_picture(
                 )
                 .with_help("replace tabs and other characters by spaces"),
             );
-            bad = true;
+            plain = false;
         }
     }
-    if bad {
-        picture.broken = true;
-        return picture;
-    }
+    plain
+}
+
+/// The column of the leftmost dot of the dot rows; reports a picture without dots.
+fn picture_origin(
+    file: &str,
+    rows: &[(usize, &str)],
+    errors: &mut Vec<Diagnostic>,
+) -> Option<usize> {
     let origin = rows
         .iter()
         .step_by(2)
-        .filter_map(|(_, t)| t.find('+'))
+        .filter_map(|(_, t)| t.find(glyphs::DOT))
         .min();
-    let Some(origin) = origin else {
+    if origin.is_none() {
         errors.push(
             Diagnostic::new(
                 file,
@@ -214,137 +261,164 @@ fn parse_picture(
             )
             .with_help("a picture starts with a dot row, and its leftmost `+` fixes the columns"),
         );
-        return picture;
-    };
-    for (row, &(line, text)) in rows.iter().enumerate() {
+    }
+    origin
+}
+
+/// Reads one row of a picture into it.
+struct RowReader<'p, 'f> {
+    file: &'f str,
+    /// The row's line in the file.
+    line: usize,
+    /// The row's lattice row.
+    y: i32,
+    /// The column of the picture's leftmost dot.
+    origin: usize,
+    /// The length of the row from the origin on, padded to whole groups.
+    width: usize,
+    picture: &'p mut PictureAst,
+    errors: &'p mut Vec<Diagnostic>,
+}
+
+impl RowReader<'_, '_> {
+    /// Reads a dot row (`dots`) or a cell row.
+    fn read(&mut self, text: &str, dots: bool) {
         let text = text.trim_end();
-        let y = row as i32;
+        let origin = self.origin;
         if let Some(i) = text[..origin.min(text.len())].find(|c| c != ' ') {
-            errors.push(
+            self.errors.push(
                 Diagnostic::new(
-                    file,
-                    Span::new(line, i + 1),
+                    self.file,
+                    Span::new(self.line, i + 1),
                     "nothing may stand left of the picture's leftmost dot",
                 )
                 .with_help("line the picture up on its dots: `+` every four columns"),
             );
-            continue;
+            return;
         }
         if text.len() <= origin {
-            continue;
+            return;
         }
         // Pad to whole groups so that trimmed trailing spaces do not matter.
         let mut padded = text[origin..].to_string();
         while padded.len() % 4 != 1 {
             padded.push(' ');
         }
-        let mut rest: &str = &padded;
-        let mut k = 0i32;
-        let column = |rest: &str| origin + (padded.len() - rest.len()) + 1;
-        if row % 2 == 0 {
-            loop {
-                match dot_slot(rest) {
-                    Ok((r, is_dot)) => {
-                        if is_dot {
-                            picture.dots.push(Pos::new(y, 2 * k));
-                        }
-                        rest = r;
-                    }
-                    Err(_) => {
-                        errors.push(
-                            Diagnostic::new(
-                                file,
-                                Span::new(line, column(rest)),
-                                format!(
-                                    "expected `+` or a space at a dot's column, found `{}`",
-                                    &rest[..1]
-                                ),
-                            )
-                            .with_help("dots stand every four columns from the leftmost `+`"),
-                        );
-                        break;
-                    }
-                }
-                if rest.is_empty() {
-                    break;
-                }
-                match edge_slot(rest) {
-                    Ok((r, glyph)) => {
-                        if let Some(glyph) = glyph {
-                            // Point at the `x` of ` x `, or at the first `-` of `---`.
-                            let offset = usize::from(glyph == Glyph::Cross);
-                            picture.facts.push(PictureFact {
-                                at: Pos::new(y, 2 * k + 1),
-                                glyph,
-                                span: Span::new(line, column(rest) + offset),
-                            });
-                        }
-                        rest = r;
-                    }
-                    Err(_) => {
-                        errors.push(Diagnostic::new(
-                            file,
-                            Span::new(line, column(rest)),
-                            format!("expected `---` (line), ` x ` (cross) or three spaces between dots, found `{}`", &rest[..3]),
-                        ).with_help("dots stand every four columns from the leftmost `+`, with three columns between them"));
-                        break;
-                    }
-                }
-                k += 1;
-            }
+        self.width = padded.len();
+        if dots {
+            self.dot_row(&padded);
         } else {
-            loop {
-                match side_slot(rest) {
-                    Ok((r, glyph)) => {
-                        if let Some(glyph) = glyph {
-                            picture.facts.push(PictureFact {
-                                at: Pos::new(y, 2 * k),
-                                glyph,
-                                span: Span::new(line, column(rest)),
-                            });
-                        }
-                        rest = r;
-                    }
-                    Err(_) => {
-                        errors.push(Diagnostic::new(
-                            file,
-                            Span::new(line, column(rest)),
-                            format!("expected `|` (line), `x` (cross) or a space at a dot's column, found `{}`", &rest[..1]),
-                        ));
-                        break;
-                    }
-                }
-                if rest.is_empty() {
-                    break;
-                }
-                match clue_slot(rest) {
-                    Ok((r, glyph)) => {
-                        if let Some(glyph) = glyph {
-                            picture.facts.push(PictureFact {
-                                at: Pos::new(y, 2 * k + 1),
-                                glyph,
-                                span: Span::new(line, column(rest) + 1),
-                            });
-                        }
-                        rest = r;
-                    }
-                    Err(_) => {
-                        let found = rest[..3].chars().find(|&c| c != ' ').unwrap_or(' ');
-                        let offset = rest[..3].find(found).unwrap_or(0);
-                        errors.push(Diagnostic::new(
-                            file,
-                            Span::new(line, column(rest) + offset),
-                            format!("expected a clue digit or a space in the middle of a cell, found `{found}`"),
-                        ).with_help("a cell's clue stands two columns right of its left side"));
-                        break;
-                    }
-                }
-                k += 1;
-            }
+            self.cell_row(&padded);
         }
     }
-    picture.broken = errors.len() > errors_before;
-    picture
+
+    /// The 1-based column in the file of the start of `rest`, the unread end of the row.
+    fn column(&self, rest: &str) -> usize {
+        self.origin + (self.width - rest.len()) + 1
+    }
+
+    fn error(&mut self, rest: &str, message: String) -> &mut Diagnostic {
+        let at = Span::new(self.line, self.column(rest));
+        self.errors.push(Diagnostic::new(self.file, at, message));
+        self.errors.last_mut().expect("just pushed")
+    }
+
+    fn fact(&mut self, x: i32, glyph: Glyph, column: usize) {
+        self.picture.facts.push(PictureFact {
+            at: Pos::new(self.y, x),
+            glyph,
+            span: Span::new(self.line, column),
+        });
+    }
+
+    /// A dot row: dots, and horizontal edges between them.
+    fn dot_row(&mut self, padded: &str) {
+        let mut rest = padded;
+        let mut k = 0i32;
+        loop {
+            match dot_slot(rest) {
+                Ok((r, is_dot)) => {
+                    if is_dot {
+                        self.picture.dots.push(Pos::new(self.y, 2 * k));
+                    }
+                    rest = r;
+                }
+                Err(_) => {
+                    let found = &rest[..1];
+                    let e = self.error(
+                        rest,
+                        format!("expected `+` or a space at a dot's column, found `{found}`"),
+                    );
+                    e.help = Some("dots stand every four columns from the leftmost `+`".into());
+                    break;
+                }
+            }
+            if rest.is_empty() {
+                break;
+            }
+            match edge_slot(rest) {
+                Ok((r, glyph)) => {
+                    if let Some(glyph) = glyph {
+                        // Point at the `x` of ` x `, or at the first `-` of `---`.
+                        let offset = usize::from(glyph == Glyph::Cross);
+                        self.fact(2 * k + 1, glyph, self.column(rest) + offset);
+                    }
+                    rest = r;
+                }
+                Err(_) => {
+                    let found = &rest[..3];
+                    let e = self.error(rest, format!("expected `---` (line), ` x ` (cross) or three spaces between dots, found `{found}`"));
+                    e.help = Some("dots stand every four columns from the leftmost `+`, with three columns between them".into());
+                    break;
+                }
+            }
+            k += 1;
+        }
+    }
+
+    /// A cell row: vertical edges at the dots' columns, and clues between them.
+    fn cell_row(&mut self, padded: &str) {
+        let mut rest = padded;
+        let mut k = 0i32;
+        loop {
+            match side_slot(rest) {
+                Ok((r, glyph)) => {
+                    if let Some(glyph) = glyph {
+                        self.fact(2 * k, glyph, self.column(rest));
+                    }
+                    rest = r;
+                }
+                Err(_) => {
+                    let found = &rest[..1];
+                    self.error(rest, format!("expected `|` (line), `x` (cross) or a space at a dot's column, found `{found}`"));
+                    break;
+                }
+            }
+            if rest.is_empty() {
+                break;
+            }
+            match clue_slot(rest) {
+                Ok((r, glyph)) => {
+                    if let Some(glyph) = glyph {
+                        self.fact(2 * k + 1, glyph, self.column(rest) + 1);
+                    }
+                    rest = r;
+                }
+                Err(_) => {
+                    let found = rest[..3].chars().find(|&c| c != ' ').unwrap_or(' ');
+                    let offset = rest[..3].find(found).unwrap_or(0);
+                    let at = Span::new(self.line, self.column(rest) + offset);
+                    self.errors.push(Diagnostic::new(
+                        self.file,
+                        at,
+                        format!("expected a clue digit or a space in the middle of a cell, found `{found}`"),
+                    ).with_help("a cell's clue stands two columns right of its left side"));
+                    break;
+                }
+            }
+            k += 1;
+        }
+    }
 }
 
 /// The parser's place in a rule while reading lines.
@@ -366,300 +440,393 @@ enum Expect {
 
 /// Parses a whole rule file. Returns the file as far as it could be read, and every syntax error found.
 pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
-    let mut ast = FileAst {
-        name: file.to_string(),
-        ..FileAst::default()
-    };
-    let mut errors = Vec::new();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text); // a UTF-8 byte order mark
-    let lines: Vec<&str> = text.lines().collect();
-    // The errors of the current rule's `when` picture start here; `then` may start at the line.
-    let mut when_mark: Option<WhenMark> = None;
-    let mut expect = Expect::Item;
-    let mut i = 0;
-    let mut current: Option<RuleAst> = None;
-    let finish = |current: &mut Option<RuleAst>, ast: &mut FileAst| {
-        if let Some(rule) = current.take() {
-            ast.rules.push(rule);
+    FileParser::new(file, text).run()
+}
+
+/// The state of reading a rule file line by line: what comes next, the rule being read, and
+/// what was read so far.
+struct FileParser<'a> {
+    file: &'a str,
+    lines: Vec<&'a str>,
+    /// The next line to read (0-based).
+    i: usize,
+    ast: FileAst,
+    errors: Vec<Diagnostic>,
+    expect: Expect,
+    /// The rule being read.
+    current: Option<RuleAst>,
+    /// The errors of the current rule's `when` picture start here; `then` may start at the line.
+    when_mark: Option<WhenMark>,
+}
+
+impl<'a> FileParser<'a> {
+    fn new(file: &'a str, text: &'a str) -> FileParser<'a> {
+        FileParser {
+            file,
+            lines: text.lines().collect(),
+            i: 0,
+            ast: FileAst {
+                name: file.to_string(),
+                ..FileAst::default()
+            },
+            errors: Vec::new(),
+            expect: Expect::Item,
+            current: None,
+            when_mark: None,
         }
-    };
-    while i < lines.len() {
-        let line_no = i + 1;
-        let text = lines[i].strip_suffix('\r').unwrap_or(lines[i]);
-        match classify(text) {
-            Line::Blank | Line::Comment => {
-                i += 1;
-            }
-            Line::Indented(content) => {
-                match expect {
-                    Expect::Header => match header_line(content) {
-                        Ok((_, Header::Description(d))) => {
-                            if let Some(rule) = current.as_mut() {
-                                if rule.description.is_some() {
-                                    errors.push(Diagnostic::new(
-                                        file,
-                                        Span::new(line_no, indent(content) + 1),
-                                        "a rule has at most one description",
-                                    ));
-                                }
-                                rule.description = Some(d.to_string());
-                            }
-                        }
-                        Ok((_, Header::AssumesSingleLoop)) => {
-                            if let Some(rule) = current.as_mut() {
-                                rule.assumes_single_loop = true;
-                            }
-                        }
-                        Ok((_, Header::Level(n))) => {
-                            if let Some(rule) = current.as_mut() {
-                                rule.level = Some((n, Span::new(line_no, indent(content) + 1)));
-                            }
-                        }
-                        Err(_) => {
-                            errors.push(
-                                Diagnostic::new(
-                                    file,
-                                    Span::new(line_no, indent(content) + 1),
-                                    format!("expected a description in double quotes, `assumes single-loop` or `level N`, found `{}`", content.trim()),
-                                )
-                                .with_help(if content.trim_start().starts_with('+') || content.trim_start().starts_with('|') {
-                                    "a rule's pictures start after a `when` line at column 0"
-                                } else {
-                                    "the header lines of a rule are `\"one-line description\"`, `assumes single-loop` and `level N`"
-                                }),
-                            );
-                        }
-                    },
-                    Expect::Skip => {}
-                    _ => {
-                        errors.push(
-                            Diagnostic::new(
-                                file,
-                                Span::new(line_no, indent(content) + 1),
-                                "expected a keyword at column 0 (`rule`, `use`, `when`, `then`, `example`, `gives` or `quiet`), found an indented line",
-                            ),
-                        );
-                        if expect == Expect::Examples {
-                            finish(&mut current, &mut ast);
-                        }
-                        if expect != Expect::Item {
-                            expect = Expect::Skip;
-                            current = None;
-                        }
-                    }
+    }
+
+    /// Line `i` without a carriage return at its end.
+    fn line(&self, i: usize) -> &'a str {
+        self.lines[i].strip_suffix('\r').unwrap_or(self.lines[i])
+    }
+
+    /// Reads every line, then closes the file.
+    fn run(mut self) -> (FileAst, Vec<Diagnostic>) {
+        while self.i < self.lines.len() {
+            let line_no = self.i + 1;
+            match classify(self.line(self.i)) {
+                Line::Blank | Line::Comment => self.i += 1,
+                Line::Indented(content) => {
+                    self.indented(line_no, content);
+                    self.i += 1;
                 }
-                i += 1;
+                Line::Keyword(content) => self.keyword(line_no, content),
             }
-            Line::Keyword(content) => {
-                let kw = match keyword_line(content) {
-                    Ok((_, kw)) => kw,
-                    Err(_) => {
-                        let word: String =
-                            content.chars().take_while(|&c| is_name_char(c)).collect();
-                        let diag = match word.as_str() {
-                            "rule" | "use" => Diagnostic::new(
-                                file,
-                                Span::new(line_no, word.len() + 1),
-                                match content[word.len()..].trim() {
-                                    "" => format!("expected a name after `{word}` (letters, digits, `-` and `_`), found the end of the line"),
-                                    rest => format!("expected a name after `{word}` (letters, digits, `-` and `_`), found `{rest}`"),
-                                },
-                            ),
-                            _ => Diagnostic::new(
-                                file,
-                                Span::new(line_no, 1),
-                                format!("expected `rule`, `use`, `when`, `then`, `example`, `gives` or `quiet`, found `{}`", content.trim_end()),
-                            )
-                            .with_help("picture rows and rule headers must be indented"),
-                        };
-                        errors.push(diag);
-                        if expect == Expect::Examples {
-                            finish(&mut current, &mut ast);
-                        }
-                        if expect != Expect::Item || word == "rule" {
-                            expect = Expect::Skip;
-                            current = None;
-                        }
-                        i += 1;
-                        continue;
-                    }
-                };
-                let at = Span::new(line_no, 1);
-                i += 1;
-                match kw {
-                    Keyword::Rule(n) => {
-                        if matches!(expect, Expect::Header | Expect::Then | Expect::Gives) {
-                            let fallback = Diagnostic::new(
-                                file,
-                                at,
-                                format!(
-                                    "rule `{}` is not finished: expected `{}` before the next rule",
-                                    current.as_ref().map_or("", |r| r.name.as_str()),
-                                    expected_word(expect)
-                                ),
-                            );
-                            unfinished(file, expect, &current, &when_mark, &mut errors, fallback);
-                            current = None;
-                        }
-                        finish(&mut current, &mut ast);
-                        current = Some(RuleAst {
-                            name: n.to_string(),
-                            at: Span::new(line_no, 6),
-                            description: None,
-                            assumes_single_loop: false,
-                            level: None,
-                            when: PictureAst::default(),
-                            then: PictureAst::default(),
-                            examples: Vec::new(),
-                        });
-                        expect = Expect::Header;
-                    }
-                    Keyword::Use(n) => {
-                        if matches!(expect, Expect::Header | Expect::Then | Expect::Gives) {
-                            let fallback = Diagnostic::new(
-                                file,
-                                at,
-                                format!(
-                                    "rule `{}` is not finished: expected `{}` before `use`",
-                                    current.as_ref().map_or("", |r| r.name.as_str()),
-                                    expected_word(expect)
-                                ),
-                            );
-                            unfinished(file, expect, &current, &when_mark, &mut errors, fallback);
-                            current = None;
-                        }
-                        finish(&mut current, &mut ast);
-                        ast.uses.push(UseAst {
-                            name: n.to_string(),
-                            at: Span::new(line_no, 5),
-                        });
-                        expect = Expect::Item;
-                    }
-                    Keyword::When
-                    | Keyword::Then
-                    | Keyword::Example
-                    | Keyword::Gives
-                    | Keyword::Quiet => {
-                        let wanted = match (expect, &kw) {
-                            (Expect::Header, Keyword::When)
-                            | (Expect::Then, Keyword::Then)
-                            | (Expect::Examples, Keyword::Example)
-                            | (Expect::Examples, Keyword::Quiet)
-                            | (Expect::Gives, Keyword::Gives) => true,
-                            (Expect::Skip, _) => {
-                                continue;
-                            }
-                            _ => false,
-                        };
-                        if !wanted {
-                            let found = content.trim_end();
-                            let msg = match expect {
-                                Expect::Item => format!(
-                                    "`{found}` outside a rule: expected `rule NAME` or `use NAME`"
-                                ),
-                                _ => {
-                                    format!("expected `{}`, found `{found}`", expected_word(expect))
-                                }
-                            };
-                            let fallback = Diagnostic::new(file, at, msg);
-                            unfinished(file, expect, &current, &when_mark, &mut errors, fallback);
-                            if expect == Expect::Examples {
-                                finish(&mut current, &mut ast);
-                            }
-                            expect = Expect::Skip;
-                            current = None;
-                            continue;
-                        }
-                        // Gather the picture: blank, comment and indented lines up to the next keyword.
-                        let mut rows = Vec::new();
-                        // The first row after a blank line inside the picture.
-                        let mut after_gap = None;
-                        let (mut drawn, mut gap) = (false, false);
-                        while i < lines.len() {
-                            let t = lines[i].strip_suffix('\r').unwrap_or(lines[i]);
-                            match classify(t) {
-                                Line::Keyword(_) => break,
-                                Line::Comment => {}
-                                Line::Blank => {
-                                    gap = drawn;
-                                    rows.push((i + 1, t));
-                                }
-                                Line::Indented(_) => {
-                                    if gap && after_gap.is_none() {
-                                        after_gap = Some(i + 1);
-                                    }
-                                    drawn = true;
-                                    rows.push((i + 1, t));
-                                }
-                            }
-                            i += 1;
-                        }
-                        let errors_before = errors.len();
-                        let picture = parse_picture(file, at, &rows, &mut errors);
-                        if kw == Keyword::When {
-                            when_mark = Some(WhenMark {
-                                errors: errors_before,
-                                then_at: after_gap
-                                    .or_else(|| errors.get(errors_before).map(|d| d.at.line)),
-                            });
-                        }
-                        let Some(rule) = current.as_mut() else {
-                            continue;
-                        };
-                        match kw {
-                            Keyword::When => {
-                                rule.when = picture;
-                                expect = Expect::Then;
-                            }
-                            Keyword::Then => {
-                                rule.then = picture;
-                                expect = Expect::Examples;
-                            }
-                            Keyword::Example => {
-                                rule.examples.push(ExampleAst {
-                                    at,
-                                    board: picture,
-                                    gives: None,
-                                });
-                                expect = Expect::Gives;
-                            }
-                            Keyword::Quiet => {
-                                rule.examples.push(ExampleAst {
-                                    at,
-                                    board: picture,
-                                    gives: None,
-                                });
-                                expect = Expect::Examples;
-                            }
-                            Keyword::Gives => {
-                                if let Some(example) = rule.examples.last_mut() {
-                                    example.gives = Some(picture);
-                                }
-                                expect = Expect::Examples;
-                            }
-                            _ => unreachable!("only picture keywords reach here"),
-                        }
-                    }
+        }
+        self.end();
+        (self.ast, self.errors)
+    }
+
+    /// The rule being read is done: keep it.
+    fn finish(&mut self) {
+        if let Some(rule) = self.current.take() {
+            self.ast.rules.push(rule);
+        }
+    }
+
+    /// Drops the rule being read and skips to the next `rule` or `use`.
+    fn skip(&mut self) {
+        self.expect = Expect::Skip;
+        self.current = None;
+    }
+
+    /// The name of the rule being read (empty outside a rule).
+    fn rule_name(&self) -> &str {
+        self.current.as_ref().map_or("", |r| r.name.as_str())
+    }
+
+    /// An indented line: a header line of the rule just begun, or out of place.
+    fn indented(&mut self, line_no: usize, content: &str) {
+        match self.expect {
+            Expect::Header => self.header(line_no, content),
+            Expect::Skip => {}
+            _ => {
+                self.errors.push(
+                    Diagnostic::new(
+                        self.file,
+                        Span::new(line_no, indent(content) + 1),
+                        "expected a keyword at column 0 (`rule`, `use`, `when`, `then`, `example`, `gives` or `quiet`), found an indented line",
+                    ),
+                );
+                if self.expect == Expect::Examples {
+                    self.finish();
+                }
+                if self.expect != Expect::Item {
+                    self.skip();
                 }
             }
         }
     }
-    match expect {
-        Expect::Header | Expect::Then | Expect::Gives => {
-            let fallback = Diagnostic::new(
+
+    /// A header line: a description, `assumes single-loop` or `level N`.
+    fn header(&mut self, line_no: usize, content: &str) {
+        let at = Span::new(line_no, indent(content) + 1);
+        match header_line(content) {
+            Ok((_, Header::Description(d))) => {
+                if let Some(rule) = self.current.as_mut() {
+                    if rule.description.is_some() {
+                        self.errors.push(Diagnostic::new(
+                            self.file,
+                            at,
+                            "a rule has at most one description",
+                        ));
+                    }
+                    rule.description = Some(d.to_string());
+                }
+            }
+            Ok((_, Header::AssumesSingleLoop)) => {
+                if let Some(rule) = self.current.as_mut() {
+                    rule.assumes_single_loop = true;
+                }
+            }
+            Ok((_, Header::Level(n))) => {
+                if let Some(rule) = self.current.as_mut() {
+                    rule.level = Some((n, at));
+                }
+            }
+            Err(_) => {
+                self.errors.push(
+                    Diagnostic::new(
+                        self.file,
+                        at,
+                        format!("expected a description in double quotes, `assumes single-loop` or `level N`, found `{}`", content.trim()),
+                    )
+                    .with_help(if content.trim_start().starts_with([glyphs::DOT, glyphs::V_LINE]) {
+                        "a rule's pictures start after a `when` line at column 0"
+                    } else {
+                        "the header lines of a rule are `\"one-line description\"`, `assumes single-loop` and `level N`"
+                    }),
+                );
+            }
+        }
+    }
+
+    /// A line at column 0: a keyword, with the picture below it for a picture keyword.
+    fn keyword(&mut self, line_no: usize, content: &'a str) {
+        let kw = match keyword_line(content) {
+            Ok((_, kw)) => kw,
+            Err(_) => {
+                self.bad_keyword(line_no, content);
+                self.i += 1;
+                return;
+            }
+        };
+        let at = Span::new(line_no, 1);
+        self.i += 1;
+        match kw {
+            Keyword::Rule(n) => {
+                self.close_unfinished(at, "the next rule");
+                self.finish();
+                self.current = Some(RuleAst {
+                    name: n.to_string(),
+                    at: Span::new(line_no, 6),
+                    description: None,
+                    assumes_single_loop: false,
+                    level: None,
+                    when: PictureAst::default(),
+                    then: PictureAst::default(),
+                    examples: Vec::new(),
+                });
+                self.expect = Expect::Header;
+            }
+            Keyword::Use(n) => {
+                self.close_unfinished(at, "`use`");
+                self.finish();
+                self.ast.uses.push(UseAst {
+                    name: n.to_string(),
+                    at: Span::new(line_no, 5),
+                });
+                self.expect = Expect::Item;
+            }
+            Keyword::When | Keyword::Then | Keyword::Example | Keyword::Gives | Keyword::Quiet => {
+                self.picture_keyword(kw, at, content)
+            }
+        }
+    }
+
+    /// A line at column 0 that is no keyword: a `rule` or `use` without a good name, or an
+    /// unknown word.
+    fn bad_keyword(&mut self, line_no: usize, content: &str) {
+        let file = self.file;
+        let word: String = content.chars().take_while(|&c| is_name_char(c)).collect();
+        let diag = match word.as_str() {
+            "rule" | "use" => Diagnostic::new(
                 file,
-                Span::new(lines.len().max(1), 1),
+                Span::new(line_no, word.len() + 1),
+                match content[word.len()..].trim() {
+                    "" => format!("expected a name after `{word}` (letters, digits, `-` and `_`), found the end of the line"),
+                    rest => format!("expected a name after `{word}` (letters, digits, `-` and `_`), found `{rest}`"),
+                },
+            ),
+            _ => Diagnostic::new(
+                file,
+                Span::new(line_no, 1),
+                format!("expected `rule`, `use`, `when`, `then`, `example`, `gives` or `quiet`, found `{}`", content.trim_end()),
+            )
+            .with_help("picture rows and rule headers must be indented"),
+        };
+        self.errors.push(diag);
+        if self.expect == Expect::Examples {
+            self.finish();
+        }
+        if self.expect != Expect::Item || word == "rule" {
+            self.skip();
+        }
+    }
+
+    /// At a `rule` or `use` line (`before` names it): reports the rule being read when it
+    /// lacks a picture, and drops it.
+    fn close_unfinished(&mut self, at: Span, before: &str) {
+        if matches!(self.expect, Expect::Header | Expect::Then | Expect::Gives) {
+            let fallback = Diagnostic::new(
+                self.file,
+                at,
                 format!(
-                    "the file ends inside rule `{}`: expected `{}`",
-                    current.as_ref().map_or("", |r| r.name.as_str()),
-                    expected_word(expect)
+                    "rule `{}` is not finished: expected `{}` before {before}",
+                    self.rule_name(),
+                    expected_word(self.expect)
                 ),
             );
-            unfinished(file, expect, &current, &when_mark, &mut errors, fallback);
+            self.unfinished(fallback);
+            self.current = None;
         }
-        _ => finish(&mut current, &mut ast),
     }
-    (ast, errors)
+
+    /// `when`, `then`, `example`, `gives` or `quiet`: reads the picture below it into the rule,
+    /// or reports the keyword out of place.
+    fn picture_keyword(&mut self, kw: Keyword<'a>, at: Span, content: &str) {
+        let wanted = match (self.expect, &kw) {
+            (Expect::Header, Keyword::When)
+            | (Expect::Then, Keyword::Then)
+            | (Expect::Examples, Keyword::Example)
+            | (Expect::Examples, Keyword::Quiet)
+            | (Expect::Gives, Keyword::Gives) => true,
+            (Expect::Skip, _) => return,
+            _ => false,
+        };
+        if !wanted {
+            let found = content.trim_end();
+            let msg = match self.expect {
+                Expect::Item => {
+                    format!("`{found}` outside a rule: expected `rule NAME` or `use NAME`")
+                }
+                _ => format!("expected `{}`, found `{found}`", expected_word(self.expect)),
+            };
+            let fallback = Diagnostic::new(self.file, at, msg);
+            self.unfinished(fallback);
+            if self.expect == Expect::Examples {
+                self.finish();
+            }
+            self.skip();
+            return;
+        }
+        let (rows, after_gap) = self.picture_rows();
+        let errors_before = self.errors.len();
+        let picture = parse_picture(self.file, at, &rows, &mut self.errors);
+        if kw == Keyword::When {
+            self.when_mark = Some(WhenMark {
+                errors: errors_before,
+                then_at: after_gap.or_else(|| self.errors.get(errors_before).map(|d| d.at.line)),
+            });
+        }
+        self.attach(kw, at, picture);
+    }
+
+    /// Gathers a picture: blank, comment and indented lines up to the next keyword. Returns
+    /// its rows (with their line numbers), and the first row after a blank line inside it.
+    fn picture_rows(&mut self) -> (Vec<(usize, &'a str)>, Option<usize>) {
+        let mut rows = Vec::new();
+        let mut after_gap = None;
+        let (mut drawn, mut gap) = (false, false);
+        while self.i < self.lines.len() {
+            let t = self.line(self.i);
+            match classify(t) {
+                Line::Keyword(_) => break,
+                Line::Comment => {}
+                Line::Blank => {
+                    gap = drawn;
+                    rows.push((self.i + 1, t));
+                }
+                Line::Indented(_) => {
+                    if gap && after_gap.is_none() {
+                        after_gap = Some(self.i + 1);
+                    }
+                    drawn = true;
+                    rows.push((self.i + 1, t));
+                }
+            }
+            self.i += 1;
+        }
+        (rows, after_gap)
+    }
+
+    /// Puts a picture read below `kw` into the rule being read.
+    fn attach(&mut self, kw: Keyword<'a>, at: Span, picture: PictureAst) {
+        let Some(rule) = self.current.as_mut() else {
+            return;
+        };
+        match kw {
+            Keyword::When => {
+                rule.when = picture;
+                self.expect = Expect::Then;
+            }
+            Keyword::Then => {
+                rule.then = picture;
+                self.expect = Expect::Examples;
+            }
+            Keyword::Example => {
+                rule.examples.push(ExampleAst {
+                    at,
+                    board: picture,
+                    gives: None,
+                });
+                self.expect = Expect::Gives;
+            }
+            Keyword::Quiet => {
+                rule.examples.push(ExampleAst {
+                    at,
+                    board: picture,
+                    gives: None,
+                });
+                self.expect = Expect::Examples;
+            }
+            Keyword::Gives => {
+                if let Some(example) = rule.examples.last_mut() {
+                    example.gives = Some(picture);
+                }
+                self.expect = Expect::Examples;
+            }
+            _ => unreachable!("only picture keywords reach here"),
+        }
+    }
+
+    /// The end of the file: reports a rule left unfinished, or keeps the last rule.
+    fn end(&mut self) {
+        match self.expect {
+            Expect::Header | Expect::Then | Expect::Gives => {
+                let fallback = Diagnostic::new(
+                    self.file,
+                    Span::new(self.lines.len().max(1), 1),
+                    format!(
+                        "the file ends inside rule `{}`: expected `{}`",
+                        self.rule_name(),
+                        expected_word(self.expect)
+                    ),
+                );
+                self.unfinished(fallback);
+            }
+            _ => self.finish(),
+        }
+    }
+
+    /// Reports a rule that is not finished. When it lacks its `then`, the errors of its `when`
+    /// picture are taken back (they come from reading the conclusion's picture as part of the
+    /// premise's) and only the missing `then` is reported, where the conclusion seems to start.
+    fn unfinished(&mut self, fallback: Diagnostic) {
+        let (Expect::Then, Some(mark)) = (self.expect, self.when_mark) else {
+            self.errors.push(fallback);
+            return;
+        };
+        self.errors.truncate(mark.errors);
+        let name = self.rule_name().to_string();
+        let diagnostic = match mark.then_at {
+            Some(line) => Diagnostic::new(
+                self.file,
+                Span::new(line, 1),
+                format!(
+                    "rule `{name}` has no `then`: its `when` picture runs on into what looks \
+                     like the conclusion's picture here"
+                ),
+            )
+            .with_help("write `then` at column 0 on the line before the conclusion's picture"),
+            None => {
+                fallback.with_help("write `then` at column 0, followed by the conclusion's picture")
+            }
+        };
+        self.errors.push(diagnostic);
+    }
 }
 
 /// Where the errors of a rule's `when` picture start, and the line where its `then` picture
@@ -670,41 +837,6 @@ struct WhenMark {
     errors: usize,
     /// The first row after a blank line inside the picture, or else its first bad row.
     then_at: Option<usize>,
-}
-
-/// Reports a rule that is not finished. When it lacks its `then`, the errors of its `when`
-/// picture are taken back (they come from reading the conclusion's picture as part of the
-/// premise's) and only the missing `then` is reported, where the conclusion seems to start.
-fn unfinished(
-    file: &str,
-    expect: Expect,
-    current: &Option<RuleAst>,
-    when_mark: &Option<WhenMark>,
-    errors: &mut Vec<Diagnostic>,
-    fallback: Diagnostic,
-) {
-    let (Expect::Then, Some(mark)) = (expect, when_mark) else {
-        errors.push(fallback);
-        return;
-    };
-    errors.truncate(mark.errors);
-    let name = current.as_ref().map_or("", |r| r.name.as_str());
-    match mark.then_at {
-        Some(line) => errors.push(
-            Diagnostic::new(
-                file,
-                Span::new(line, 1),
-                format!(
-                    "rule `{name}` has no `then`: its `when` picture runs on into what looks \
-                     like the conclusion's picture here"
-                ),
-            )
-            .with_help("write `then` at column 0 on the line before the conclusion's picture"),
-        ),
-        None => errors.push(
-            fallback.with_help("write `then` at column 0, followed by the conclusion's picture"),
-        ),
-    }
 }
 
 fn expected_word(expect: Expect) -> &'static str {

@@ -6,10 +6,12 @@ pub(crate) mod compile;
 pub(crate) mod draw;
 pub(crate) mod examples;
 pub(crate) mod expand;
+pub(crate) mod glyphs;
 pub(crate) mod grammar;
 #[cfg(test)]
 mod matcher_tests;
 pub(crate) mod prove;
+pub(crate) mod write;
 
 // The rule pipeline's stages, for rule authors' tools, the benches and the fuzz targets:
 // text -> raw (grammar) -> checked -> expanded -> compiled; the prover and the example runner.
@@ -19,6 +21,7 @@ pub use examples::run_all as run_examples;
 pub use expand::{Variant, expand_all};
 pub use grammar::parse_file;
 pub use prove::{Budget as ProofBudget, overlaps, prove_with};
+pub use write::{rule as write_rule, rule_set as write_rule_set};
 
 use crate::deduce::Deducer;
 use crate::geometry::Pos;
