@@ -508,3 +508,106 @@ fn explain_html_escapes_file_and_rule_directory_names() {
         "{json}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reading: every read is bounded
+
+/// Runs `slink` on standard input streamed from `blocks` (each written `times` times), waits
+/// for `answers` whole answers, and gives the run and its peak resident memory in KiB (read
+/// from /proc while it still waits for more input).
+#[cfg(target_os = "linux")]
+fn slink_peak(blocks: Vec<(Vec<u8>, usize)>, answers: usize) -> (Run, u64) {
+    let what = "slink on a streamed input";
+    let mut child = Command::new(BIN)
+        .env("SLINK_CACHE_DIR", "")
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let (done, wait_done) = std::sync::mpsc::channel::<()>();
+    let writer = std::thread::spawn(move || {
+        for (block, times) in blocks {
+            for _ in 0..times {
+                if pipe.write_all(&block).is_err() {
+                    return;
+                }
+            }
+        }
+        let _ = pipe.flush();
+        let _ = wait_done.recv();
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut chunk = [0; 4096];
+    while whole(&seen) < answers {
+        let n = stdout.read(&mut chunk).unwrap();
+        assert!(n > 0, "{what}: the output ended after {seen:?}");
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status");
+    done.send(()).unwrap();
+    writer.join().unwrap();
+    let reader = std::thread::spawn(move || {
+        stdout.read_to_end(&mut seen).unwrap();
+        seen
+    });
+    (wait(child, reader, what), peak)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn leading_blank_lines_and_comments_are_not_kept() {
+    let puzzle = b"1 2\n3 3\n".to_vec();
+    // 512 MiB of blank lines before the first puzzle: not kept.
+    let mut blank = vec![b' '; 1 << 10];
+    blank[1023] = b'\n';
+    let (ran, peak) = slink_peak(vec![(blank, 512 << 10), (puzzle.clone(), 1)], 1);
+    assert!(
+        peak < 100_000,
+        "{peak} KiB resident after 512 MiB of blank lines"
+    );
+    assert!(
+        ran.stdout_text().starts_with("1\n"),
+        "{}",
+        ran.stdout_text()
+    );
+    // Blank lines and a comment: the comment is a bad size line at its own line number.
+    let mut text = b"\n \n\r\n# a comment\n\n".to_vec();
+    text.extend_from_slice(&puzzle);
+    let ran = slink(&[], &text);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("<stdin>:4:1: "), "{}", ran.stderr);
+    // In a file of URLs, the lines keep their numbers too.
+    let urls =
+        b"\n# urls\n\nhttps://puzz.link/p?slither/2/2/g\n\nhttps://puzz.link/p?slither/2/x/!\n";
+    let ran = slink(&[], urls);
+    assert!(ran.stderr.contains("<stdin>:6: "), "{}", ran.stderr);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_over_long_first_line_is_reported_and_the_stream_goes_on() {
+    // 100 MiB without a newline, then two puzzles: the line is named and skipped.
+    let long = vec![b'7'; 1 << 20];
+    let rest = b"\n1 2\n3 3\n1 2\n3 3\n".to_vec();
+    let (ran, peak) = slink_peak(vec![(long, 100), (rest, 1)], 2);
+    assert!(peak < 200_000, "{peak} KiB resident after a 100 MiB line");
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("<stdin>:1:1: line 1 is longer than 64 MiB: skipped to its end"),
+        "{}",
+        ran.stderr
+    );
+    let out = ran.stdout_text();
+    // The long line took number 1 (a bad puzzle keeps its number); both puzzles after it are solved.
+    assert!(out.starts_with("2\n") && out.contains("\n3\n"), "{out}");
+}
