@@ -611,3 +611,122 @@ fn an_over_long_first_line_is_reported_and_the_stream_goes_on() {
     // The long line took number 1 (a bad puzzle keeps its number); both puzzles after it are solved.
     assert!(out.starts_with("2\n") && out.contains("\n3\n"), "{out}");
 }
+
+/// A directory holding a copy of the built-in `counting.rules`.
+fn rules_dir(name: &str) -> TempDir {
+    let dir = TempDir::new(name);
+    std::fs::copy(
+        root().join("rules/counting.rules"),
+        dir.0.join("counting.rules"),
+    )
+    .unwrap();
+    dir
+}
+
+/// `slink --rules DIR` on a small puzzle, stopped (and failed) after 30 s.
+fn solve_with_rules(dir: &Path) -> Run {
+    let what = format!("slink --rules {}", dir.display());
+    let child = Command::new(BIN)
+        .args(["--rules", dir.to_str().unwrap()])
+        .env("SLINK_CACHE_DIR", "")
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let id = child.id();
+    let (sent, got) = std::sync::mpsc::channel();
+    let watchdog = std::thread::spawn(move || {
+        if got.recv_timeout(Duration::from_secs(30)).is_err() {
+            let _ = Command::new("kill")
+                .args(["-KILL", &id.to_string()])
+                .status();
+        }
+    });
+    let output = child.wait_with_output().unwrap();
+    let _ = sent.send(());
+    watchdog.join().unwrap();
+    finish(output, &what)
+}
+
+#[cfg(unix)]
+#[test]
+fn rule_files_that_are_not_regular_files_are_refused_by_name() {
+    // A FIFO named *.rules: refused at once, never opened (opening it would block).
+    let dir = rules_dir("rules-fifo");
+    let fifo = dir.0.join("pipe.rules");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let ran = solve_with_rules(&dir.0);
+        assert_eq!(ran.status, 2, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!(
+                "cannot read the rules of {}: it is not a regular file",
+                fifo.display()
+            )),
+            "{}",
+            ran.stderr
+        );
+        assert!(!ran.stderr.contains("takes a directory"), "{}", ran.stderr);
+    }
+    // A link to a device that never ends.
+    let dir = rules_dir("rules-zero");
+    let zero = dir.0.join("zero.rules");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let ran = solve_with_rules(&dir.0);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains(&format!("{}: it is not a regular file", zero.display())),
+        "{}",
+        ran.stderr
+    );
+    // A regular file over 16 MiB.
+    std::fs::remove_file(&zero).unwrap();
+    let big = dir.0.join("big.rules");
+    std::fs::write(&big, vec![b'#'; (16 << 20) + 1]).unwrap();
+    let ran = solve_with_rules(&dir.0);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains(&format!("{}: it is larger than 16 MiB", big.display())),
+        "{}",
+        ran.stderr
+    );
+    // A link to a regular rule file is read.
+    std::fs::remove_file(&big).unwrap();
+    std::os::unix::fs::symlink(
+        root().join("rules/threes.rules"),
+        dir.0.join("threes.rules"),
+    )
+    .unwrap();
+    let ran = solve_with_rules(&dir.0);
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+}
+
+#[test]
+fn rules_takes_a_directory_is_said_only_of_a_file_given_to_rules() {
+    let dir = rules_dir("rules-hint");
+    let file = dir.0.join("counting.rules");
+    let ran = solve_with_rules(&file);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("--rules takes a directory"),
+        "{}",
+        ran.stderr
+    );
+    // A directory named *.rules inside the directory: named, without that hint.
+    std::fs::create_dir(dir.0.join("sub.rules")).unwrap();
+    let ran = solve_with_rules(&dir.0);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("sub.rules: it is a directory"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains("takes a directory"), "{}", ran.stderr);
+}
