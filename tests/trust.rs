@@ -730,3 +730,70 @@ fn rules_takes_a_directory_is_said_only_of_a_file_given_to_rules() {
     );
     assert!(!ran.stderr.contains("takes a directory"), "{}", ran.stderr);
 }
+
+// ---------------------------------------------------------------------------------------------
+// rules check: many copies of one rule
+
+#[test]
+fn rules_check_groups_thousands_of_copies_of_one_rule() {
+    let dir = TempDir::new("copies");
+    let copies = 2000;
+    let mut text = String::new();
+    for i in 0..copies {
+        // The same rule, every other one drawn upside down.
+        if i % 2 == 0 {
+            text.push_str(&format!(
+                "rule one-{i}\nwhen\n  +---+\n    1\n  +   +\nthen\n  +---+\n  x 1 x\n  + x +\n\n"
+            ));
+        } else {
+            text.push_str(&format!(
+                "rule one-{i}\nwhen\n  +   +\n    1\n  +---+\nthen\n  + x +\n  x 1 x\n  +---+\n\n"
+            ));
+        }
+    }
+    std::fs::write(dir.0.join("copies.rules"), text).unwrap();
+    let started = Instant::now();
+    let ran = run(&["rules", "check", dir.path()], "");
+    let took = started.elapsed();
+    let out = ran.stdout_text();
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+    let warnings: Vec<&str> = out.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 1, "{}", warnings.join("\n"));
+    assert!(
+        warnings[0].contains(&format!("{} rules duplicate `one-0`", copies - 1))
+            && warnings[0].contains("and 1994 more"),
+        "{}",
+        warnings[0]
+    );
+    // A line per rule, the warning's two lines, and a few more.
+    assert!(out.lines().count() < copies + 20, "{out}");
+    assert!(out.trim_end().ends_with("1 warning"), "{out}");
+}
+
+#[test]
+fn rules_check_groups_the_many_rules_one_rule_is_subsumed_by() {
+    let dir = TempDir::new("subsumed-by-copies");
+    let mut text = String::from(
+        "rule one-weaker\nwhen\n  +---+\n    1 x\n  +   +\nthen\n  +---+\n  x 1 x\n  +   +\n\n",
+    );
+    for i in 0..50 {
+        text.push_str(&format!(
+            "rule one-{i}\nwhen\n  +---+\n    1\n  +   +\nthen\n  +---+\n  x 1 x\n  + x +\n\n"
+        ));
+    }
+    std::fs::write(dir.0.join("copies.rules"), text).unwrap();
+    let ran = run(&["rules", "check", dir.path()], "");
+    let out = ran.stdout_text();
+    let warnings: Vec<&str> = out.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 2, "{}", warnings.join("\n"));
+    assert!(
+        warnings[0].contains("49 rules duplicate `one-0`"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[1].contains("`one-weaker`") && warnings[1].contains("is subsumed by 50 rules"),
+        "{}",
+        warnings[1]
+    );
+}
