@@ -797,3 +797,22 @@ fn rules_check_groups_the_many_rules_one_rule_is_subsumed_by() {
         warnings[1]
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Messages that say what is wrong
+
+#[test]
+fn a_timeout_out_of_range_names_the_range() {
+    for bad in ["1e300", "0", "inf", "NaN"] {
+        let ran = run(&["--timeout", bad], "0 0\n");
+        assert_eq!(ran.status, 2, "{bad}: {}", ran.stderr);
+        assert!(
+            ran.stderr
+                .contains("give a number of seconds above 0 and at most 1e9"),
+            "{bad}: {}",
+            ran.stderr
+        );
+    }
+    let ran = run(&["--timeout", "1e9"], "0 0\n");
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+}
