@@ -816,3 +816,29 @@ fn a_timeout_out_of_range_names_the_range() {
     let ran = run(&["--timeout", "1e9"], "0 0\n");
     assert_eq!(ran.status, 0, "{}", ran.stderr);
 }
+
+#[test]
+fn a_line_asked_outside_the_grid_is_named_by_a_dot_on_it() {
+    for (puzzle, dot) in [
+        ("1 3\n2 2 2\n0 0\n", "dot (0, 0)"),
+        ("1 3\n. 2 2\n0 0\n", "dot (1, 3)"),
+    ] {
+        let ran = run(&[], puzzle);
+        assert_eq!(ran.status, 1, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!(
+                "no solution: the loop would have to leave the grid at {dot}"
+            )),
+            "{puzzle}: {}",
+            ran.stderr
+        );
+        assert!(!ran.stderr.contains("-1"), "{}", ran.stderr);
+        let ran = run(&["explain"], puzzle);
+        assert!(
+            ran.stdout_text()
+                .contains(&format!("leave the grid at {dot}")),
+            "{}",
+            ran.stdout_text()
+        );
+    }
+}
