@@ -842,3 +842,56 @@ fn a_line_asked_outside_the_grid_is_named_by_a_dot_on_it() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// A puzzle that runs long is named on a terminal
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_long_puzzle_is_named_on_a_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to give slink a terminal");
+        return;
+    }
+    let dir = TempDir::new("slow");
+    let input = dir.0.join("wide.in");
+    // A 1x100000 blank grid: far more than 3 s under the defaults.
+    let mut text = String::from("1 1\n.\n1 100000\n");
+    text.push_str(&vec!["."; 100_000].join(" "));
+    text.push_str("\n0 0\n");
+    std::fs::write(&input, text).unwrap();
+    let command = format!("timeout 20 {BIN} -j 1 {} 2>&1", input.display());
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("SLINK_CACHE_DIR", "")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut chunk = [0; 1024];
+        while let Ok(n) = stdout.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            seen.extend_from_slice(&chunk[..n]);
+            if String::from_utf8_lossy(&seen).contains("--timeout SECONDS") {
+                break;
+            }
+        }
+        seen
+    });
+    let seen = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        seen.contains(
+            "slink: puzzle 2 (1x100000) has run for 3 s and goes on; give --timeout SECONDS"
+        ),
+        "{seen}"
+    );
+    assert!(!seen.contains("puzzle 1 (1x1) has run"), "{seen}");
+}
