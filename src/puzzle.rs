@@ -842,7 +842,7 @@ impl<R: Read> PuzzleReader<R> {
 
 /// `64 MiB`, `100 bytes`: a limit in words.
 fn size_text(bytes: usize) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{bytes} bytes")

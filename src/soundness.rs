@@ -808,8 +808,7 @@ pub fn overlaps(rules: &[Rule]) -> Vec<Overlap> {
     for (i, v) in variants.iter().enumerate() {
         first_variant.entry(v.rule).or_insert(i);
     }
-    for rule in 0..rules.len() {
-        let first = leader[rule];
+    for (rule, &first) in leader.iter().enumerate() {
         if first == rule {
             continue;
         }

@@ -169,7 +169,7 @@ pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
-        let size = if limit % (1 << 20) == 0 {
+        let size = if limit.is_multiple_of(1 << 20) {
             format!("{} MiB", limit >> 20)
         } else {
             format!("{limit} bytes")
