@@ -724,7 +724,7 @@ fn rules_takes_a_directory_is_said_only_of_a_file_given_to_rules() {
     let ran = solve_with_rules(&dir.0);
     assert_eq!(ran.status, 2, "{}", ran.stderr);
     assert!(
-        ran.stderr.contains("sub.rules: it is a directory"),
+        ran.stderr.contains("sub.rules: is a directory"),
         "{}",
         ran.stderr
     );

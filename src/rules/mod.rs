@@ -153,7 +153,7 @@ pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     use std::io::{Error, ErrorKind, Read};
     let regular = |meta: &std::fs::Metadata| {
         if meta.is_dir() {
-            Err(Error::new(ErrorKind::IsADirectory, "it is a directory"))
+            Err(Error::new(ErrorKind::IsADirectory, "is a directory"))
         } else if !meta.is_file() {
             Err(Error::new(
                 ErrorKind::InvalidInput,
