@@ -13,7 +13,8 @@ pub const MAX_SIDE: usize = 100_000;
 pub const MAX_CELLS: usize = 50_000_000;
 /// Size of the reader's buffer, and so of each read from the input.
 pub const DEFAULT_BUFFER_SIZE: usize = 64 * 1024;
-/// Longest input line the reader accepts; longer lines are an unrecoverable error.
+/// Longest input line the reader accepts; a longer line is reported, skipped to its end
+/// without being kept, and the stream goes on after it.
 pub const MAX_LINE_LENGTH: usize = 64 * 1024 * 1024;
 
 /// Appends the decimal digits of `n` to `out` (the puzzle writer's and the answer frame's
@@ -254,6 +255,12 @@ pub struct PuzzleReader<R: Read> {
     unread: Option<(Line, usize)>,
     /// Largest number of cells accepted in a puzzle.
     max_cells: usize,
+    /// Longest line accepted (the buffer grows at most to this).
+    max_line: usize,
+    /// The buffer's first size, which it goes back to after an over-long line.
+    capacity: usize,
+    /// An over-long line is being skipped: bytes are dropped up to its newline.
+    discarding: bool,
 }
 
 impl<R: Read> PuzzleReader<R> {
@@ -285,7 +292,17 @@ impl<R: Read> PuzzleReader<R> {
             pending: None,
             unread: None,
             max_cells: MAX_CELLS,
+            max_line: MAX_LINE_LENGTH,
+            capacity: capacity.max(1),
+            discarding: false,
         }
+    }
+
+    /// Sets the longest line accepted (default [`MAX_LINE_LENGTH`], at least 1 byte); a
+    /// longer line is reported with its position and skipped, and the stream goes on.
+    pub fn with_max_line_length(mut self, max_line: usize) -> Self {
+        self.max_line = max_line.max(1);
+        self
     }
 
     /// Sets the largest number of cells accepted in a puzzle (default [`MAX_CELLS`]); a
@@ -312,7 +329,9 @@ impl<R: Read> PuzzleReader<R> {
         before_read: &mut dyn Write,
     ) -> Option<Result<Puzzle, InputError>> {
         if let Some(error) = self.pending.take() {
-            self.finished = true;
+            if !error.recoverable {
+                self.finished = true;
+            }
             return Some(Err(error));
         }
         if self.finished {
@@ -371,7 +390,14 @@ impl<R: Read> PuzzleReader<R> {
 
     fn read_puzzle(&mut self, before_read: &mut dyn Write) -> Result<Option<Puzzle>, InputError> {
         let header = loop {
-            match self.next_line(before_read)? {
+            let next = self.next_line(before_read).inspect_err(|error| {
+                // An over-long line where a size line was expected: a bad puzzle of its own.
+                if error.recoverable && error.is_puzzle {
+                    self.started += 1;
+                    self.previous_rows = 0;
+                }
+            });
+            match next? {
                 None => {
                     // A `0 0` taken as the last row of a puzzle short a row was the end marker.
                     self.missing_end = !self.marker_in_bad_puzzle;
@@ -729,6 +755,25 @@ impl<R: Read> PuzzleReader<R> {
             return Ok(Some(line));
         }
         loop {
+            if self.discarding {
+                // The rest of an over-long line: dropped up to its newline, never kept.
+                match find_newline(&self.buf[self.scanned..self.end]) {
+                    Some(offset) => {
+                        self.start = self.scanned + offset + 1;
+                        self.scanned = self.start;
+                        self.discarding = false;
+                    }
+                    None => {
+                        (self.start, self.scanned, self.end) = (0, 0, 0);
+                        if self.eof {
+                            self.discarding = false;
+                            return Ok(None);
+                        }
+                        self.fill(before_read)?;
+                        continue;
+                    }
+                }
+            }
             if let Some(offset) = find_newline(&self.buf[self.scanned..self.end]) {
                 let newline = self.scanned + offset;
                 let line = self.take_line(self.start, newline);
@@ -772,15 +817,21 @@ impl<R: Read> PuzzleReader<R> {
             self.start = 0;
         }
         if self.end == self.buf.len() {
-            if self.buf.len() >= MAX_LINE_LENGTH {
+            if self.buf.len() >= self.max_line {
+                // The line is dropped (and the buffer goes back to its first size); the rest
+                // of it is skipped by `next_line`, and the stream goes on after it.
+                self.line += 1;
                 let message = format!(
-                    "line {} is longer than {} MiB: is this a puzzle file?",
-                    self.line + 1,
-                    MAX_LINE_LENGTH >> 20
+                    "line {} is longer than {}: skipped to its end (is this a puzzle file?)",
+                    self.line,
+                    size_text(self.max_line)
                 );
-                return Err(self.error(self.line + 1, 1, message, false));
+                (self.start, self.scanned, self.end) = (0, 0, 0);
+                self.discarding = true;
+                self.buf = vec![0; self.capacity];
+                return Err(self.error(self.line, 1, message, true));
             }
-            let new_len = (2 * self.buf.len()).min(MAX_LINE_LENGTH);
+            let new_len = (2 * self.buf.len()).min(self.max_line);
             self.buf.resize(new_len, 0);
         }
         let _ = before_read.flush();
@@ -802,6 +853,15 @@ impl<R: Read> PuzzleReader<R> {
                 }
             }
         }
+    }
+}
+
+/// `64 MiB`, `100 bytes`: a limit in words.
+fn size_text(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
@@ -1464,5 +1524,52 @@ mod tests {
             }
             assert_eq!(find_newline(&vec![b'\x0b'; len]), None);
         }
+    }
+
+    /// Reads `text` with lines of at most `max_line` bytes: puzzles as `RxC`, errors as
+    /// `line:column message`, and whether the input ended without its end marker.
+    fn with_long_lines(text: &[u8], max_line: usize) -> (Vec<String>, bool) {
+        let mut reader = PuzzleReader::with_capacity("s", text, 4).with_max_line_length(max_line);
+        let mut seen = Vec::new();
+        while let Some(item) = reader.next_puzzle(&mut io::sink()) {
+            seen.push(match item {
+                Ok(p) => format!("{}x{}", p.rows, p.cols),
+                Err(e) => {
+                    assert!(e.recoverable, "{e}");
+                    format!("{}:{} {}", e.position.line, e.position.column, e.message)
+                }
+            });
+        }
+        (seen, reader.missing_end_marker())
+    }
+
+    #[test]
+    fn the_stream_goes_on_after_an_over_long_line() {
+        let long = "7".repeat(100);
+        let skipped = "line 3 is longer than 16 bytes: skipped to its end (is this a puzzle file?)";
+        // Where a size line is expected.
+        let text = format!("1 1\n3\n{long}\n1 2\n2 2\n0 0\n");
+        let (seen, missing) = with_long_lines(text.as_bytes(), 16);
+        assert_eq!(seen, ["1x1", &format!("3:1 {skipped}"), "1x2"]);
+        assert!(!missing);
+        // Inside a puzzle: the puzzle is reported, and the stream goes on.
+        let text = format!("2 1\n3\n{long}\n1 1\n2\n0 0\n");
+        let (seen, _) = with_long_lines(text.as_bytes(), 16);
+        assert_eq!(seen, [&format!("3:1 {skipped}"), "1x1"]);
+        // At the end of the input, without a newline.
+        let text = format!("1 1\n3\n{long}");
+        let (seen, missing) = with_long_lines(text.as_bytes(), 16);
+        assert_eq!(seen, ["1x1", &format!("3:1 {skipped}")]);
+        assert!(missing);
+        // Two in a row, the second at the very start of a later read, and line numbers go on.
+        let text = format!("{long}\n{long}{long}\n1 1\n.\n0 0\n");
+        let (seen, _) = with_long_lines(text.as_bytes(), 16);
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        assert!(seen[0].starts_with("1:1 line 1 is longer"), "{seen:?}");
+        assert!(seen[1].starts_with("2:1 line 2 is longer"), "{seen:?}");
+        assert_eq!(seen[2], "1x1");
+        // A line of exactly the limit (with its newline in the buffer) is fine.
+        let (seen, _) = with_long_lines(b"1 1\n3      \n0 0\n", 16);
+        assert_eq!(seen, ["1x1"]);
     }
 }

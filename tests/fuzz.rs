@@ -52,6 +52,7 @@ fn kept_inputs_pass() {
     replay("rule_files", targets::rule_files);
     replay("solver", targets::solver);
     replay("urls", targets::urls);
+    replay("command_line", targets::command_line);
     assert!(!inputs("seeds", "rule_files").is_empty());
 }
 
@@ -106,6 +107,11 @@ proptest! {
     #[test]
     fn random_urls(data in input("urls")) {
         targets::urls(&data);
+    }
+
+    #[test]
+    fn random_command_line_inputs(data in input("command_line")) {
+        targets::command_line(&data);
     }
 
     #[test]

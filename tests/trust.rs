@@ -508,3 +508,390 @@ fn explain_html_escapes_file_and_rule_directory_names() {
         "{json}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reading: every read is bounded
+
+/// Runs `slink` on standard input streamed from `blocks` (each written `times` times), waits
+/// for `answers` whole answers, and gives the run and its peak resident memory in KiB (read
+/// from /proc while it still waits for more input).
+#[cfg(target_os = "linux")]
+fn slink_peak(blocks: Vec<(Vec<u8>, usize)>, answers: usize) -> (Run, u64) {
+    let what = "slink on a streamed input";
+    let mut child = Command::new(BIN)
+        .env("SLINK_CACHE_DIR", "")
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let (done, wait_done) = std::sync::mpsc::channel::<()>();
+    let writer = std::thread::spawn(move || {
+        for (block, times) in blocks {
+            for _ in 0..times {
+                if pipe.write_all(&block).is_err() {
+                    return;
+                }
+            }
+        }
+        let _ = pipe.flush();
+        let _ = wait_done.recv();
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut chunk = [0; 4096];
+    while whole(&seen) < answers {
+        let n = stdout.read(&mut chunk).unwrap();
+        assert!(n > 0, "{what}: the output ended after {seen:?}");
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status");
+    done.send(()).unwrap();
+    writer.join().unwrap();
+    let reader = std::thread::spawn(move || {
+        stdout.read_to_end(&mut seen).unwrap();
+        seen
+    });
+    (wait(child, reader, what), peak)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn leading_blank_lines_and_comments_are_not_kept() {
+    let puzzle = b"1 2\n3 3\n".to_vec();
+    // 512 MiB of blank lines before the first puzzle: not kept.
+    let mut blank = vec![b' '; 1 << 10];
+    blank[1023] = b'\n';
+    let (ran, peak) = slink_peak(vec![(blank, 512 << 10), (puzzle.clone(), 1)], 1);
+    assert!(
+        peak < 100_000,
+        "{peak} KiB resident after 512 MiB of blank lines"
+    );
+    assert!(
+        ran.stdout_text().starts_with("1\n"),
+        "{}",
+        ran.stdout_text()
+    );
+    // Blank lines and a comment: the comment is a bad size line at its own line number.
+    let mut text = b"\n \n\r\n# a comment\n\n".to_vec();
+    text.extend_from_slice(&puzzle);
+    let ran = slink(&[], &text);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(ran.stderr.contains("<stdin>:4:1: "), "{}", ran.stderr);
+    // In a file of URLs, the lines keep their numbers too.
+    let urls =
+        b"\n# urls\n\nhttps://puzz.link/p?slither/2/2/g\n\nhttps://puzz.link/p?slither/2/x/!\n";
+    let ran = slink(&[], urls);
+    assert!(ran.stderr.contains("<stdin>:6: "), "{}", ran.stderr);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_over_long_first_line_is_reported_and_the_stream_goes_on() {
+    // 100 MiB without a newline, then two puzzles: the line is named and skipped.
+    let long = vec![b'7'; 1 << 20];
+    let rest = b"\n1 2\n3 3\n1 2\n3 3\n".to_vec();
+    let (ran, peak) = slink_peak(vec![(long, 100), (rest, 1)], 2);
+    assert!(peak < 200_000, "{peak} KiB resident after a 100 MiB line");
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("<stdin>:1:1: line 1 is longer than 64 MiB: skipped to its end"),
+        "{}",
+        ran.stderr
+    );
+    let out = ran.stdout_text();
+    // The long line took number 1 (a bad puzzle keeps its number); both puzzles after it are solved.
+    assert!(out.starts_with("2\n") && out.contains("\n3\n"), "{out}");
+}
+
+/// A directory holding a copy of the built-in `counting.rules`.
+fn rules_dir(name: &str) -> TempDir {
+    let dir = TempDir::new(name);
+    std::fs::copy(
+        root().join("rules/counting.rules"),
+        dir.0.join("counting.rules"),
+    )
+    .unwrap();
+    dir
+}
+
+/// `slink --rules DIR` on a small puzzle, stopped (and failed) after 30 s.
+fn solve_with_rules(dir: &Path) -> Run {
+    let what = format!("slink --rules {}", dir.display());
+    let child = Command::new(BIN)
+        .args(["--rules", dir.to_str().unwrap()])
+        .env("SLINK_CACHE_DIR", "")
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let id = child.id();
+    let (sent, got) = std::sync::mpsc::channel();
+    let watchdog = std::thread::spawn(move || {
+        if got.recv_timeout(Duration::from_secs(30)).is_err() {
+            let _ = Command::new("kill")
+                .args(["-KILL", &id.to_string()])
+                .status();
+        }
+    });
+    let output = child.wait_with_output().unwrap();
+    let _ = sent.send(());
+    watchdog.join().unwrap();
+    finish(output, &what)
+}
+
+#[cfg(unix)]
+#[test]
+fn rule_files_that_are_not_regular_files_are_refused_by_name() {
+    // A FIFO named *.rules: refused at once, never opened (opening it would block).
+    let dir = rules_dir("rules-fifo");
+    let fifo = dir.0.join("pipe.rules");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let ran = solve_with_rules(&dir.0);
+        assert_eq!(ran.status, 2, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!(
+                "cannot read the rules of {}: it is not a regular file",
+                fifo.display()
+            )),
+            "{}",
+            ran.stderr
+        );
+        assert!(!ran.stderr.contains("takes a directory"), "{}", ran.stderr);
+    }
+    // A link to a device that never ends.
+    let dir = rules_dir("rules-zero");
+    let zero = dir.0.join("zero.rules");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let ran = solve_with_rules(&dir.0);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains(&format!("{}: it is not a regular file", zero.display())),
+        "{}",
+        ran.stderr
+    );
+    // A regular file over 16 MiB.
+    std::fs::remove_file(&zero).unwrap();
+    let big = dir.0.join("big.rules");
+    std::fs::write(&big, vec![b'#'; (16 << 20) + 1]).unwrap();
+    let ran = solve_with_rules(&dir.0);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains(&format!("{}: it is larger than 16 MiB", big.display())),
+        "{}",
+        ran.stderr
+    );
+    // A link to a regular rule file is read.
+    std::fs::remove_file(&big).unwrap();
+    std::os::unix::fs::symlink(
+        root().join("rules/threes.rules"),
+        dir.0.join("threes.rules"),
+    )
+    .unwrap();
+    let ran = solve_with_rules(&dir.0);
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+}
+
+#[test]
+fn rules_takes_a_directory_is_said_only_of_a_file_given_to_rules() {
+    let dir = rules_dir("rules-hint");
+    let file = dir.0.join("counting.rules");
+    let ran = solve_with_rules(&file);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("--rules takes a directory"),
+        "{}",
+        ran.stderr
+    );
+    // A directory named *.rules inside the directory: named, without that hint.
+    std::fs::create_dir(dir.0.join("sub.rules")).unwrap();
+    let ran = solve_with_rules(&dir.0);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("sub.rules: is a directory"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains("takes a directory"), "{}", ran.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// rules check: many copies of one rule
+
+#[test]
+fn rules_check_groups_thousands_of_copies_of_one_rule() {
+    let dir = TempDir::new("copies");
+    let copies = 2000;
+    let mut text = String::new();
+    for i in 0..copies {
+        // The same rule, every other one drawn upside down.
+        if i % 2 == 0 {
+            text.push_str(&format!(
+                "rule one-{i}\nwhen\n  +---+\n    1\n  +   +\nthen\n  +---+\n  x 1 x\n  + x +\n\n"
+            ));
+        } else {
+            text.push_str(&format!(
+                "rule one-{i}\nwhen\n  +   +\n    1\n  +---+\nthen\n  + x +\n  x 1 x\n  +---+\n\n"
+            ));
+        }
+    }
+    std::fs::write(dir.0.join("copies.rules"), text).unwrap();
+    let started = Instant::now();
+    let ran = run(&["rules", "check", dir.path()], "");
+    let took = started.elapsed();
+    let out = ran.stdout_text();
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+    let warnings: Vec<&str> = out.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 1, "{}", warnings.join("\n"));
+    assert!(
+        warnings[0].contains(&format!("{} rules duplicate `one-0`", copies - 1))
+            && warnings[0].contains("and 1994 more"),
+        "{}",
+        warnings[0]
+    );
+    // A line per rule, the warning's two lines, and a few more.
+    assert!(out.lines().count() < copies + 20, "{out}");
+    assert!(out.trim_end().ends_with("1 warning"), "{out}");
+}
+
+#[test]
+fn rules_check_groups_the_many_rules_one_rule_is_subsumed_by() {
+    let dir = TempDir::new("subsumed-by-copies");
+    let mut text = String::from(
+        "rule one-weaker\nwhen\n  +---+\n    1 x\n  +   +\nthen\n  +---+\n  x 1 x\n  +   +\n\n",
+    );
+    for i in 0..50 {
+        text.push_str(&format!(
+            "rule one-{i}\nwhen\n  +---+\n    1\n  +   +\nthen\n  +---+\n  x 1 x\n  + x +\n\n"
+        ));
+    }
+    std::fs::write(dir.0.join("copies.rules"), text).unwrap();
+    let ran = run(&["rules", "check", dir.path()], "");
+    let out = ran.stdout_text();
+    let warnings: Vec<&str> = out.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 2, "{}", warnings.join("\n"));
+    assert!(
+        warnings[0].contains("49 rules duplicate `one-0`"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[1].contains("`one-weaker`") && warnings[1].contains("is subsumed by 50 rules"),
+        "{}",
+        warnings[1]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages that say what is wrong
+
+#[test]
+fn a_timeout_out_of_range_names_the_range() {
+    for bad in ["1e300", "0", "inf", "NaN"] {
+        let ran = run(&["--timeout", bad], "0 0\n");
+        assert_eq!(ran.status, 2, "{bad}: {}", ran.stderr);
+        assert!(
+            ran.stderr
+                .contains("give a number of seconds above 0 and at most 1e9"),
+            "{bad}: {}",
+            ran.stderr
+        );
+    }
+    let ran = run(&["--timeout", "1e9"], "0 0\n");
+    assert_eq!(ran.status, 0, "{}", ran.stderr);
+}
+
+#[test]
+fn a_line_asked_outside_the_grid_is_named_by_a_dot_on_it() {
+    for (puzzle, dot) in [
+        ("1 3\n2 2 2\n0 0\n", "dot (0, 0)"),
+        ("1 3\n. 2 2\n0 0\n", "dot (1, 3)"),
+    ] {
+        let ran = run(&[], puzzle);
+        assert_eq!(ran.status, 1, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!(
+                "no solution: the loop would have to leave the grid at {dot}"
+            )),
+            "{puzzle}: {}",
+            ran.stderr
+        );
+        assert!(!ran.stderr.contains("-1"), "{}", ran.stderr);
+        let ran = run(&["explain"], puzzle);
+        assert!(
+            ran.stdout_text()
+                .contains(&format!("leave the grid at {dot}")),
+            "{}",
+            ran.stdout_text()
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A puzzle that runs long is named on a terminal
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_long_puzzle_is_named_on_a_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to give slink a terminal");
+        return;
+    }
+    let dir = TempDir::new("slow");
+    let input = dir.0.join("wide.in");
+    // A 1x100000 blank grid: far more than 3 s under the defaults.
+    let mut text = String::from("1 1\n.\n1 100000\n");
+    text.push_str(&vec!["."; 100_000].join(" "));
+    text.push_str("\n0 0\n");
+    std::fs::write(&input, text).unwrap();
+    let command = format!("timeout 20 {BIN} -j 1 {} 2>&1", input.display());
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("SLINK_CACHE_DIR", "")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut chunk = [0; 1024];
+        while let Ok(n) = stdout.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            seen.extend_from_slice(&chunk[..n]);
+            if String::from_utf8_lossy(&seen).contains("--timeout SECONDS") {
+                break;
+            }
+        }
+        seen
+    });
+    let seen = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        seen.contains(
+            "slink: puzzle 2 (1x100000) has run for 3 s and goes on; give --timeout SECONDS"
+        ),
+        "{seen}"
+    );
+    assert!(!seen.contains("puzzle 1 (1x1) has run"), "{seen}");
+}

@@ -351,3 +351,28 @@ pub fn urls(data: &[u8]) {
         Err(e) => assert!(!e.to_string().is_empty()),
     }
 }
+
+/// The command line's input layer: `slink` with `data` as its standard input (sniffed as a
+/// file of URLs or read as a puzzle stream, each puzzle solved, small ones only so that a run
+/// stays short). Whatever the bytes, it ends with a documented exit status, writes UTF-8
+/// answers, and every line of its standard error is one of its own messages.
+pub fn command_line(data: &[u8]) {
+    let args = ["slink", "-j", "1", "--max-cells", "400", "--timeout", "2"]
+        .map(std::ffi::OsString::from)
+        .to_vec();
+    let (mut stdin, mut out, mut err) = (data, Vec::new(), Vec::new());
+    let status = slink::cli::run(args, &mut stdin, &mut out, &mut err);
+    assert!(matches!(status, 0..=2), "exit status {status}");
+    let out = String::from_utf8(out).expect("answers are UTF-8");
+    let err = String::from_utf8_lossy(&err);
+    for line in err.lines() {
+        assert!(
+            line.starts_with("slink") || line.starts_with(' '),
+            "a line of stderr that is not a message of slink: {line:?}\n{err}"
+        );
+    }
+    if status == 0 {
+        assert!(err.lines().all(|l| !l.contains("error")), "{err}");
+    }
+    let _ = out;
+}

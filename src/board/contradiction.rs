@@ -15,6 +15,9 @@ pub enum Why {
         /// The state asked for.
         asked: u8,
     },
+    /// A line would leave the grid at a dot of its border (a line asked on an edge outside
+    /// the grid; the place is the grid's dot nearest to that edge).
+    LeavesGrid,
     /// A dot would have three or four lines.
     ThreeLines,
     /// A dot would have one line and no way on.
@@ -113,6 +116,10 @@ impl fmt::Display for Contradiction {
                 "{place} is {} but {} is asked",
                 state_words(was),
                 state_words(asked)
+            ),
+            Why::LeavesGrid => write!(
+                f,
+                "the loop would have to leave the grid at {place} (a line is asked on the edge outside it)"
             ),
             Why::ThreeLines => write!(f, "{place} would have three lines"),
             Why::DeadEnd => write!(f, "the loop would end at {place}"),

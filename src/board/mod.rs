@@ -805,6 +805,20 @@ impl Board {
     #[inline(never)]
     pub fn contradiction(&self, why: Why, i: usize) -> Contradiction {
         let (y, x) = self.point(i);
+        if let Why::Conflict {
+            was: OFF,
+            asked: LINE,
+        } = why
+        {
+            // A line asked outside the grid (a rule's conclusion reaching over the border):
+            // named by the grid's dot nearest to it, where the loop would have to leave.
+            let on_grid = |v: isize, side: usize| (v.clamp(0, 2 * side as isize) & !1) as i32;
+            return Contradiction::new(
+                Why::LeavesGrid,
+                on_grid(y, self.rows),
+                on_grid(x, self.cols),
+            );
+        }
         Contradiction::new(why, y as i32, x as i32)
     }
 

@@ -251,41 +251,119 @@ impl<'a> Inputs<'a> {
             read: self.read.clone(),
         };
         let mut buffered = BufReader::new(input);
-        let mut head = Vec::new();
-        loop {
-            let start = head.len();
-            match buffered.read_until(b'\n', &mut head) {
-                Ok(0) => break,
-                Ok(_) => {
-                    // Blank lines and `#` comments (allowed in files of URLs) are skipped.
-                    let line = head[start..].trim_ascii();
-                    if !line.is_empty() && !line.starts_with(b"#") {
-                        break;
-                    }
-                }
-                Err(e) => {
-                    return Err(Item::Problem(format!(
-                        "slink: cannot read {name}: {}",
-                        super::io_reason(&e)
-                    )));
-                }
+        // Leading blank lines are counted, not kept; leading comments are kept up to
+        // SNIFF_COMMENTS bytes; of the first other line, at most SNIFF_LINE bytes are looked
+        // at. All of it is replayed, in order, to the reader chosen, so line numbers hold.
+        let mut head = Replay::default();
+        let mut comments = 0;
+        let first = loop {
+            let mut line = Vec::new();
+            let read = (&mut buffered)
+                .take(SNIFF_LINE as u64)
+                .read_until(b'\n', &mut line);
+            if let Err(e) = read {
+                return Err(Item::Problem(format!(
+                    "slink: cannot read {name}: {}",
+                    super::io_reason(&e)
+                )));
             }
-        }
-        let first = String::from_utf8_lossy(&head);
-        if url::looks_like_url(first.lines().last().unwrap_or("")) {
+            let Some(body) = line.strip_suffix(b"\n") else {
+                break line; // the end of the input, or a line longer than SNIFF_LINE
+            };
+            if body.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                head.newline();
+                continue;
+            }
+            // Blank lines and `#` comments (allowed in files of URLs) are skipped.
+            let text = body.trim_ascii();
+            if (text.is_empty() || text.starts_with(b"#"))
+                && comments + line.len() <= SNIFF_COMMENTS
+            {
+                comments += line.len();
+                head.text(line);
+                continue;
+            }
+            break line;
+        };
+        let urls = url::looks_like_url(&String::from_utf8_lossy(&first));
+        head.text(first);
+        if urls {
             let lines: Box<dyn BufRead + Send + 'a> =
-                Box::new(BufReader::new(Cursor::new(head).chain(buffered)));
+                Box::new(BufReader::new(head.chain(buffered)));
             Ok(Some(Current::Urls {
                 name,
                 lines,
                 line: 0,
             }))
         } else {
-            let input: Box<dyn Read + Send + 'a> = Box::new(Cursor::new(head).chain(buffered));
+            let input: Box<dyn Read + Send + 'a> = Box::new(head.chain(buffered));
             let reader =
                 Box::new(PuzzleReader::new(name.to_string(), input).with_max_cells(self.max_cells));
             Ok(Some(Current::Stream { name, reader }))
         }
+    }
+}
+
+/// Most bytes of a stream's first line (after blank lines and comments) looked at to tell a
+/// file of URLs from a puzzle stream: a URL names `slither/` near its start.
+const SNIFF_LINE: usize = 64 * 1024;
+/// Most bytes of leading comment lines kept while looking for the first line; past them the
+/// stream is read as puzzles (whose reader reports the first comment as a bad size line).
+const SNIFF_COMMENTS: usize = 1 << 20;
+
+/// The lines read while telling URLs from puzzles, handed back in order: runs of blank lines
+/// as a count, other lines as their bytes.
+#[derive(Default)]
+struct Replay {
+    parts: VecDeque<Part>,
+}
+
+enum Part {
+    Newlines(u64),
+    Text(Vec<u8>, usize),
+}
+
+impl Replay {
+    fn newline(&mut self) {
+        match self.parts.back_mut() {
+            Some(Part::Newlines(n)) => *n += 1,
+            _ => self.parts.push_back(Part::Newlines(1)),
+        }
+    }
+
+    fn text(&mut self, bytes: Vec<u8>) {
+        match self.parts.back_mut() {
+            Some(Part::Text(text, _)) => text.extend_from_slice(&bytes),
+            _ => self.parts.push_back(Part::Text(bytes, 0)),
+        }
+    }
+}
+
+impl Read for Replay {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        while let Some(part) = self.parts.front_mut() {
+            match part {
+                Part::Newlines(n) if *n > 0 => {
+                    let k = usize::try_from(*n).map_or(buf.len(), |n| n.min(buf.len()));
+                    buf[..k].fill(b'\n');
+                    *n -= k as u64;
+                    return Ok(k);
+                }
+                Part::Text(text, at) if *at < text.len() => {
+                    let k = (text.len() - *at).min(buf.len());
+                    buf[..k].copy_from_slice(&text[*at..*at + k]);
+                    *at += k;
+                    return Ok(k);
+                }
+                _ => {
+                    self.parts.pop_front();
+                }
+            }
+        }
+        Ok(0)
     }
 }
 

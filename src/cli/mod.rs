@@ -299,13 +299,18 @@ impl From<StatsArg> for StatsView {
     }
 }
 
-/// Parses a positive number of seconds.
+/// The longest time limit taken, in seconds.
+const MAX_SECONDS: f64 = 1e9;
+
+/// Parses a positive number of seconds, at most [`MAX_SECONDS`].
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if !(secs.is_finite() && secs > 0.0 && secs < 1e9) {
-        return Err(format!("`{text}`: give a positive number of seconds"));
+    if !(secs.is_finite() && secs > 0.0 && secs <= MAX_SECONDS) {
+        return Err(format!(
+            "`{text}`: give a number of seconds above 0 and at most {MAX_SECONDS:e} (about 31 years)"
+        ));
     }
     Ok(Duration::from_secs_f64(secs))
 }

@@ -10,12 +10,12 @@
 //! that cannot be read or written is passed over in silence, and the rules are proven.
 
 use super::write_file::{Existing, write_file};
-use crate::rules::{Fact, Glyph, Rule};
+use crate::rules::{Fact, Glyph, Rule, read_regular};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The largest cache file merged with when saving (a larger one is written afresh).
+/// The largest cache file read (a larger one is passed over, and written afresh when saving).
 const MAX_BYTES: u64 = 64 << 20;
 
 /// The cache directory the environment names, if any.
@@ -64,6 +64,26 @@ pub fn key(rule: &Rule) -> String {
     out
 }
 
+/// The well-formed entries of a cache file's text: whole lines (a last line without its
+/// newline may be torn and is dropped), UTF-8, and shaped as [`key`] writes them (`L` or `-`,
+/// ` dots`, `; when`, `; then`). Anything else is passed over.
+fn entries(bytes: &[u8]) -> impl Iterator<Item = &str> {
+    let whole = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(last) => &bytes[..=last],
+        None => &[][..],
+    };
+    whole
+        .split(|&b| b == b'\n')
+        .filter_map(|line| std::str::from_utf8(line).ok())
+        .filter(|line| {
+            (line.starts_with("L dots") || line.starts_with("- dots"))
+                && line.matches("; when").count() == 1
+                && line.matches("; then").count() == 1
+                && line.find("; when") < line.find("; then")
+                && !line.contains(['\r', '\0'])
+        })
+}
+
 /// The rules proven before, and those proven in this run (to be saved).
 #[derive(Debug, Default)]
 pub struct ProofCache {
@@ -84,13 +104,8 @@ impl ProofCache {
     /// The cache in `dir` (read now; a missing or unreadable file is an empty cache).
     pub fn open(dir: &Path) -> ProofCache {
         let file = file_in(dir);
-        let known = std::fs::read(&file)
-            .map(|bytes| {
-                String::from_utf8_lossy(&bytes)
-                    .lines()
-                    .map(str::to_string)
-                    .collect()
-            })
+        let known = read_regular(&file, MAX_BYTES)
+            .map(|bytes| entries(&bytes).map(str::to_string).collect())
             .unwrap_or_default();
         ProofCache {
             file: Some(file),
@@ -128,11 +143,10 @@ impl ProofCache {
         let mut kept = HashSet::new();
         if let Ok(meta) = std::fs::symlink_metadata(file)
             && meta.is_file()
-            && meta.len() <= MAX_BYTES
-            && let Ok(bytes) = std::fs::read(file)
+            && let Ok(bytes) = read_regular(file, MAX_BYTES)
         {
-            for line in String::from_utf8_lossy(&bytes).lines() {
-                if !line.is_empty() && kept.insert(line.to_string()) {
+            for line in entries(&bytes) {
+                if kept.insert(line.to_string()) {
                     text.push_str(line);
                     text.push('\n');
                 }
@@ -256,5 +270,44 @@ mod tests {
         cache.record(&set.rules[0]);
         cache.save();
         let _ = std::fs::remove_file(&dir);
+    }
+
+    #[test]
+    fn a_torn_last_line_and_malformed_lines_are_passed_over() {
+        let dir = temp("torn");
+        std::fs::create_dir_all(&dir).unwrap();
+        let set = RuleSet::builtin();
+        let (whole, torn) = (key(&set.rules[0]), key(&set.rules[1]));
+        // A torn entry that happens to end where another rule's key would: not taken either.
+        let cut = &torn[..torn.rfind(' ').unwrap()];
+        let text = format!("garbage\n\u{fffd}{whole}\nL dots; then 0,0:-; when\n{whole}\n{cut}");
+        std::fs::write(file_in(&dir), text).unwrap();
+        let mut cache = ProofCache::open(&dir);
+        assert_eq!(cache.known.len(), 1, "{:?}", cache.known);
+        assert!(cache.proven(&set.rules[0]));
+        assert!(!cache.proven(&set.rules[1]));
+        // Saving writes whole lines only: the torn tail is not glued to the next entry.
+        cache.record(&set.rules[2]);
+        cache.save();
+        let text = std::fs::read_to_string(file_in(&dir)).unwrap();
+        assert_eq!(text, format!("{whole}\n{}\n", key(&set.rules[2])));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_at_the_cache_file_is_not_opened() {
+        let dir = temp("fifo");
+        std::fs::create_dir_all(&dir).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(file_in(&dir))
+            .status()
+            .is_ok_and(|s| s.success());
+        if made {
+            // Opening a FIFO for reading would block until a writer comes: it is passed over.
+            let cache = ProofCache::open(&dir);
+            assert!(cache.known.is_empty());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -124,8 +124,23 @@ pub fn check_set(io: &mut Io, set: &RuleSet) -> Report {
             Verdict::Undecided { .. } => undecided += 1,
         }
     }
-    for overlap in overlaps(&set.rules) {
-        warnings.push(describe_overlap(&set.rules, &overlap));
+    // One warning per group: the copies of one rule, the rules one rule is subsumed by.
+    let found = overlaps(&set.rules);
+    for group in found.chunk_by(|a, b| match (a, b) {
+        (Overlap::Duplicate { first: a, .. }, Overlap::Duplicate { first: b, .. }) => a.0 == b.0,
+        (Overlap::Subsumed { rule: a, .. }, Overlap::Subsumed { rule: b, .. }) => a.0 == b.0,
+        _ => false,
+    }) {
+        match group {
+            [one] => warnings.push(describe_overlap(&set.rules, one)),
+            // A few rules covering one: a warning each, as for a single one.
+            [Overlap::Subsumed { .. }, ..] if group.len() <= NAMED => warnings.extend(
+                group
+                    .iter()
+                    .map(|overlap| describe_overlap(&set.rules, overlap)),
+            ),
+            _ => warnings.push(describe_overlaps(&set.rules, group)),
+        }
     }
     // Deducers the built-in set uses and this one leaves off are also warned about on
     // standard error when the set is loaded.
@@ -264,6 +279,59 @@ fn variant(rules: &[Rule], (i, symmetry): (usize, Symmetry)) -> String {
     match symmetry {
         Symmetry::Identity => format!("`{}` as drawn", rules[i].name),
         s => format!("`{}` under {s}", rules[i].name),
+    }
+}
+
+/// Most rules named in one grouped warning; the others are counted.
+const NAMED: usize = 5;
+
+/// The warning (two lines) for the copies of one rule, or for a rule subsumed by several.
+fn describe_overlaps(rules: &[Rule], group: &[Overlap]) -> String {
+    let name = |i: usize| format!("`{}` {}", rules[i].name, location(&rules[i]));
+    let more = " ".repeat("warning: ".len());
+    let list = |names: Vec<usize>| {
+        let count = names.len();
+        let mut text: Vec<String> = names.into_iter().take(NAMED).map(name).collect();
+        if count > NAMED {
+            text.push(format!("{} more", count - NAMED));
+        }
+        match text.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    };
+    match group[0] {
+        Overlap::Duplicate { first, .. } => {
+            let copies: Vec<usize> = group
+                .iter()
+                .filter_map(|o| match o {
+                    Overlap::Duplicate { second, .. } => Some(second.0),
+                    Overlap::Subsumed { .. } => None,
+                })
+                .collect();
+            format!(
+                "{} rules duplicate {}: {}\n{more}each is that rule, maybe turned, mirrored or moved: keep one",
+                copies.len(),
+                name(first.0),
+                list(copies),
+            )
+        }
+        Overlap::Subsumed { rule, .. } => {
+            let by: Vec<usize> = group
+                .iter()
+                .filter_map(|o| match o {
+                    Overlap::Subsumed { by, .. } => Some(by.0),
+                    Overlap::Duplicate { .. } => None,
+                })
+                .collect();
+            format!(
+                "{} is subsumed by {} rules: {}\n{more}each fires wherever it does, and concludes at least as much",
+                name(rule.0),
+                by.len(),
+                list(by),
+            )
+        }
     }
 }
 

@@ -63,6 +63,10 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         buffer: Vec::new(),
         progress: Progress::new(io.err_terminal),
     };
+    // On a terminal, a puzzle that holds the stream for seconds is named (without --timeout).
+    if io.err_terminal && args.budget.timeout.is_none() {
+        slow::enable();
+    }
     let sources = Source::of_args(&args.files);
     writer.progress.total = total_bytes(&sources);
     let Io {
@@ -143,7 +147,9 @@ pub(super) fn solved(
     puzzle: Puzzle,
     count: bool,
 ) -> Done {
+    let watch = slow::Watch::start(number, puzzle.rows, puzzle.cols);
     let (attempt, tally, time) = solve(solver, &puzzle, count);
+    drop(watch);
     Done::Solved {
         number,
         source,
@@ -486,6 +492,118 @@ impl Progress {
     fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
+        }
+    }
+}
+
+/// Names, on standard error, a puzzle that has run for [`slow::AFTER`] without an end, with
+/// its size and `--timeout` as the way to bound it: switched on only when standard error is
+/// a terminal and no --timeout is given. A thread looks at the puzzles being solved four
+/// times a second.
+mod slow {
+    use std::collections::HashMap;
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+
+    /// How long a puzzle runs before it is named.
+    pub(super) const AFTER: Duration = Duration::from_secs(3);
+
+    static ON: AtomicBool = AtomicBool::new(false);
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+    struct Running {
+        number: usize,
+        rows: usize,
+        cols: usize,
+        since: Instant,
+        said: bool,
+    }
+
+    fn running() -> &'static Mutex<HashMap<usize, Running>> {
+        static RUNNING: OnceLock<Mutex<HashMap<usize, Running>>> = OnceLock::new();
+        RUNNING.get_or_init(Mutex::default)
+    }
+
+    /// The line said about a puzzle that has run long.
+    fn line(number: usize, rows: usize, cols: usize) -> String {
+        format!(
+            "slink: puzzle {number} ({rows}x{cols}) has run for {} s and goes on; give --timeout SECONDS to bound the time per puzzle",
+            AFTER.as_secs()
+        )
+    }
+
+    /// Starts the thread that names long-running puzzles (once per process).
+    pub(super) fn enable() {
+        if ON.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let _ = std::thread::Builder::new()
+            .name("slow-puzzles".into())
+            .spawn(|| {
+                loop {
+                    std::thread::sleep(Duration::from_millis(250));
+                    let mut said = Vec::new();
+                    if let Ok(mut map) = running().lock() {
+                        for r in map.values_mut() {
+                            if !r.said && r.since.elapsed() >= AFTER {
+                                r.said = true;
+                                said.push(line(r.number, r.rows, r.cols));
+                            }
+                        }
+                    }
+                    for text in said {
+                        let _ = writeln!(std::io::stderr(), "{text}");
+                    }
+                }
+            });
+    }
+
+    /// A puzzle being solved, watched while this lives (nothing when switched off).
+    pub(super) struct Watch(Option<usize>);
+
+    impl Watch {
+        pub(super) fn start(number: usize, rows: usize, cols: usize) -> Watch {
+            if !ON.load(Ordering::Relaxed) {
+                return Watch(None);
+            }
+            let id = NEXT.fetch_add(1, Ordering::Relaxed);
+            let Ok(mut map) = running().lock() else {
+                return Watch(None);
+            };
+            map.insert(
+                id,
+                Running {
+                    number,
+                    rows,
+                    cols,
+                    since: Instant::now(),
+                    said: false,
+                },
+            );
+            Watch(Some(id))
+        }
+    }
+
+    impl Drop for Watch {
+        fn drop(&mut self) {
+            if let Some(id) = self.0
+                && let Ok(mut map) = running().lock()
+            {
+                map.remove(&id);
+            }
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn the_line_names_the_puzzle_its_size_and_the_way_to_bound_it() {
+            assert_eq!(
+                super::line(7, 1, 100_000),
+                "slink: puzzle 7 (1x100000) has run for 3 s and goes on; give --timeout SECONDS to bound the time per puzzle"
+            );
         }
     }
 }

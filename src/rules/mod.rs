@@ -106,7 +106,7 @@ pub enum LoadError {
 
 /// What the system said, in lower case and without the `(os error N)` tail, with a hint where
 /// one helps.
-fn describe_io(e: &std::io::Error, path: &Path) -> String {
+fn describe_io(e: &std::io::Error, _path: &Path) -> String {
     let text = e.to_string();
     let text = text
         .rfind(" (os error ")
@@ -116,10 +116,50 @@ fn describe_io(e: &std::io::Error, path: &Path) -> String {
         Some(first) => first.to_lowercase().chain(chars).collect(),
         None => String::new(),
     };
-    if e.kind() == std::io::ErrorKind::NotADirectory || path.is_file() {
+    // Only when the path given to --rules is itself not a directory (not for a file in it).
+    if e.kind() == std::io::ErrorKind::NotADirectory {
         reason.push_str(" (--rules takes a directory of `*.rules` files)");
     }
     reason
+}
+
+/// Largest rule file read: 16 MiB (the built-in rules are 60 KiB).
+pub const MAX_RULE_FILE: u64 = 16 << 20;
+
+/// The bytes of the regular file at `path` (a symbolic link to one is fine), at most `limit`
+/// of them: a FIFO, socket or device is refused before it is opened (it could block or
+/// never end), and so is a larger file, each with an error saying why.
+pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let regular = |meta: &std::fs::Metadata| {
+        if meta.is_dir() {
+            Err(Error::new(ErrorKind::IsADirectory, "is a directory"))
+        } else if !meta.is_file() {
+            Err(Error::new(
+                ErrorKind::InvalidInput,
+                "it is not a regular file (a FIFO, socket or device)",
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    regular(&std::fs::metadata(path)?)?;
+    let file = std::fs::File::open(path)?;
+    regular(&file.metadata()?)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        let size = if limit.is_multiple_of(1 << 20) {
+            format!("{} MiB", limit >> 20)
+        } else {
+            format!("{limit} bytes")
+        };
+        return Err(Error::new(
+            ErrorKind::FileTooLarge,
+            format!("it is larger than {size}, the most read"),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// The `*.rules` files of a directory, in file-name order.
@@ -234,7 +274,7 @@ impl RuleSet {
         let mut sources = Vec::new();
         let mut not_text = Vec::new();
         for path in paths {
-            let bytes = std::fs::read(&path).map_err(|source| LoadError::Io {
+            let bytes = read_regular(&path, MAX_RULE_FILE).map_err(|source| LoadError::Io {
                 path: path.clone(),
                 source,
             })?;

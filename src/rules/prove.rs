@@ -756,35 +756,96 @@ pub enum Overlap {
 ///
 /// Only translations that keep lattice kinds (even shifts) are compared. Because applying one
 /// symmetry to both sides keeps a relation between variants, a relation found for one pair of
-/// variants holds for the whole rules; each pair of rules is reported once, with the first
-/// pair of variants found (the lower rule's identity variant where possible).
+/// variants holds for the whole rules.
+///
+/// Rules that are copies of each other (some variant of one is a variant of the other, moved)
+/// form a group, found by hashing each variant's facts moved to a common origin, so many
+/// copies cost time and memory linear in their number: a group is reported as each later
+/// member duplicating its first (lowest) rule, one `Duplicate` per member, with the first
+/// rule's identity variant. Subsumption is looked for between the first rules of the groups:
+/// a first rule subsumed by another group's rules is reported once for each rule of that
+/// group (the other members of its own group are covered by their duplicate report).
 pub fn overlaps(rules: &[Rule]) -> Vec<Overlap> {
     let variants = expand_all(rules);
+    // The variants of each moved shape: (rule, symmetry), in order.
+    let mut shapes: HashMap<ShapeKey, Vec<(usize, Symmetry)>> = HashMap::new();
+    let keys: Vec<Option<ShapeKey>> = variants.iter().map(shape_key).collect();
+    for (v, key) in variants.iter().zip(&keys) {
+        if let Some(key) = key {
+            shapes
+                .entry(key.clone())
+                .or_default()
+                .push((v.rule, v.symmetry));
+        }
+    }
+    // Each rule's group leader: the lowest rule sharing a shape with it.
+    let mut leader: Vec<usize> = (0..rules.len()).collect();
+    for sharing in shapes.values() {
+        let low = sharing.iter().map(|&(r, _)| r).min().unwrap_or(0);
+        for &(r, _) in sharing {
+            leader[r] = leader[r].min(low);
+        }
+    }
+    // (Sharing one shape means sharing all: the variants of copies are the same set.)
+    let symmetry_in = |key: &ShapeKey, rule: usize| {
+        shapes[key]
+            .iter()
+            .find(|&&(r, _)| r == rule)
+            .map(|&(_, s)| s)
+    };
     let mut duplicates: BTreeMap<(usize, usize), Overlap> = BTreeMap::new();
+    let mut first_variant: HashMap<usize, usize> = HashMap::new();
+    for (i, v) in variants.iter().enumerate() {
+        first_variant.entry(v.rule).or_insert(i);
+    }
+    for (rule, &first) in leader.iter().enumerate() {
+        if first == rule {
+            continue;
+        }
+        let Some(&i) = first_variant.get(&first) else {
+            continue;
+        };
+        let Some(key) = &keys[i] else { continue };
+        if let Some(symmetry) = symmetry_in(key, rule) {
+            duplicates.insert(
+                (first, rule),
+                Overlap::Duplicate {
+                    first: (first, variants[i].symmetry),
+                    second: (rule, symmetry),
+                },
+            );
+        }
+    }
+    // Subsumption between the groups' first rules.
+    let leaders: Vec<&Variant> = variants
+        .iter()
+        .filter(|v| leader[v.rule] == v.rule)
+        .collect();
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (rule, &first) in leader.iter().enumerate() {
+        members.entry(first).or_default().push(rule);
+    }
     let mut subsumed: BTreeMap<(usize, usize), Overlap> = BTreeMap::new();
-    for b in &variants {
-        for a in &variants {
-            if a.rule == b.rule {
+    for b in &leaders {
+        for a in &leaders {
+            if a.rule == b.rule || subsumed.contains_key(&(b.rule, a.rule)) {
                 continue;
             }
-            let Some(identical) = covers(a, b) else {
+            if covers(a, b) != Some(false) {
                 continue;
-            };
-            if identical {
-                let (first, second) = if a.rule < b.rule { (a, b) } else { (b, a) };
-                duplicates
-                    .entry((first.rule, second.rule))
-                    .or_insert(Overlap::Duplicate {
-                        first: (first.rule, first.symmetry),
-                        second: (second.rule, second.symmetry),
-                    });
-            } else {
-                subsumed
-                    .entry((b.rule, a.rule))
-                    .or_insert(Overlap::Subsumed {
+            }
+            let a_key = variant_key(&variants, &keys, a);
+            for &by in &members[&a.rule] {
+                let symmetry = match a_key {
+                    Some(key) if by != a.rule => symmetry_in(key, by),
+                    _ => Some(a.symmetry),
+                };
+                if let Some(symmetry) = symmetry {
+                    subsumed.entry((b.rule, by)).or_insert(Overlap::Subsumed {
                         rule: (b.rule, b.symmetry),
-                        by: (a.rule, a.symmetry),
+                        by: (by, symmetry),
                     });
+                }
             }
         }
     }
@@ -792,6 +853,36 @@ pub fn overlaps(rules: &[Rule]) -> Vec<Overlap> {
         .into_values()
         .chain(subsumed.into_values())
         .collect()
+}
+
+/// A variant's facts moved so that its first premise fact is at the origin, with that fact's
+/// lattice kind (only even moves are compared): equal keys are the same rule, moved.
+type ShapeKey = (Kind, Vec<Fact>, Vec<Fact>);
+
+fn shape_key(v: &Variant) -> Option<ShapeKey> {
+    let origin = v.premise.iter().min()?.at;
+    let moved = |facts: &[Fact]| {
+        let mut moved: Vec<Fact> = facts
+            .iter()
+            .map(|f| Fact {
+                at: f.at - origin,
+                glyph: f.glyph,
+            })
+            .collect();
+        moved.sort();
+        moved
+    };
+    Some((origin.kind(), moved(&v.premise), moved(&v.conclusion)))
+}
+
+/// The key of `v`, one of `variants` (compared by address).
+fn variant_key<'k>(
+    variants: &[Variant],
+    keys: &'k [Option<ShapeKey>],
+    v: &Variant,
+) -> Option<&'k ShapeKey> {
+    let i = variants.iter().position(|w| std::ptr::eq(w, v))?;
+    keys[i].as_ref()
 }
 
 /// Whether some even translation makes `a` cover `b` (a's premise within b's, b's conclusion
