@@ -1,0 +1,495 @@
+//! Differential tests: slink's solver against the independent SAT oracle (`tests/oracle`) on
+//! random puzzles from a fixed-seed generator written here: (a) a planted loop (the boundary
+//! of a random simply connected polyomino) with a random share of its clues blanked, (b) the
+//! same with one clue changed, (c) uniform random clue grids (mostly unsolvable or
+//! ambiguous). slink must say Solved exactly when the oracle finds one answer (and print it),
+//! Several exactly when the oracle finds two or more (and print a valid answer), and no
+//! solution exactly when the oracle finds none.
+//!
+//! `cargo test --release --test differential` runs the fixed-seed set; the `#[ignore]`d
+//! `long_run` takes its size from the environment (see docs/trust-oracle.md):
+//!
+//! ```text
+//! SLINK_DIFF_PUZZLES=100000 SLINK_DIFF_MAX_SIZE=12 SLINK_DIFF_SEED=1 \
+//!   cargo test --release --test differential -- --ignored --nocapture long_run
+//! ```
+
+mod oracle;
+
+use oracle::{Grid, Judgement, Kind, Solver, judge, slink_solver};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// SplitMix64: a small, fixed, well-mixed generator (no crate needed).
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in 0..n (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in lo..=hi.
+    pub fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+}
+
+/// A random simply connected polyomino whose boundary is one simple loop: grown cell by cell
+/// from a random seed cell, each new cell a neighbour of the region that keeps the outside
+/// connected (no holes) and makes no pinch (two region cells meeting only at a corner).
+fn polyomino(rows: usize, cols: usize, rng: &mut SplitMix64) -> Vec<bool> {
+    let n = rows * cols;
+    let mut inside = vec![false; n];
+    inside[rng.below(n)] = true;
+    let target = rng.range(2, (n * 2).div_ceil(3).max(2));
+    let mut size = 1;
+    let mut tries = 0;
+    while size < target && tries < 20 * n {
+        tries += 1;
+        let cell = rng.below(n);
+        if inside[cell] {
+            continue;
+        }
+        let (r, c) = (cell / cols, cell % cols);
+        let touches = neighbours(rows, cols, r, c).any(|(nr, nc)| inside[nr * cols + nc]);
+        if !touches {
+            continue;
+        }
+        inside[cell] = true;
+        if no_pinch(rows, cols, &inside) && outside_connected(rows, cols, &inside) {
+            size += 1;
+        } else {
+            inside[cell] = false;
+        }
+    }
+    inside
+}
+
+fn neighbours(
+    rows: usize,
+    cols: usize,
+    r: usize,
+    c: usize,
+) -> impl Iterator<Item = (usize, usize)> {
+    let mut out = Vec::with_capacity(4);
+    if r > 0 {
+        out.push((r - 1, c));
+    }
+    if r + 1 < rows {
+        out.push((r + 1, c));
+    }
+    if c > 0 {
+        out.push((r, c - 1));
+    }
+    if c + 1 < cols {
+        out.push((r, c + 1));
+    }
+    out.into_iter()
+}
+
+/// No inner dot has its four cells in the pattern in/out/in/out (diagonal).
+fn no_pinch(rows: usize, cols: usize, inside: &[bool]) -> bool {
+    for r in 1..rows {
+        for c in 1..cols {
+            let a = inside[(r - 1) * cols + c - 1];
+            let b = inside[(r - 1) * cols + c];
+            let d = inside[r * cols + c - 1];
+            let e = inside[r * cols + c];
+            if a == e && b == d && a != b {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Every cell outside the region reaches the grid's border through outside cells.
+fn outside_connected(rows: usize, cols: usize, inside: &[bool]) -> bool {
+    let mut seen = vec![false; rows * cols];
+    let mut stack = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            if (r == 0 || c == 0 || r + 1 == rows || c + 1 == cols) && !inside[r * cols + c] {
+                seen[r * cols + c] = true;
+                stack.push((r, c));
+            }
+        }
+    }
+    while let Some((r, c)) = stack.pop() {
+        for (nr, nc) in neighbours(rows, cols, r, c) {
+            let k = nr * cols + nc;
+            if !inside[k] && !seen[k] {
+                seen[k] = true;
+                stack.push((nr, nc));
+            }
+        }
+    }
+    (0..rows * cols).all(|k| inside[k] || seen[k])
+}
+
+/// The planted loop of a polyomino: the edges between an inside and an outside cell (the
+/// grid's outside counts as outside).
+fn boundary(grid: &Grid, inside: &[bool]) -> Vec<bool> {
+    let (rows, cols) = (grid.rows, grid.cols);
+    let at = |r: isize, c: isize| -> bool {
+        r >= 0
+            && c >= 0
+            && (r as usize) < rows
+            && (c as usize) < cols
+            && inside[r as usize * cols + c as usize]
+    };
+    let mut lines = vec![false; grid.edges()];
+    for r in 0..=rows {
+        for c in 0..cols {
+            lines[grid.h(r, c)] = at(r as isize - 1, c as isize) != at(r as isize, c as isize);
+        }
+    }
+    for r in 0..rows {
+        for c in 0..=cols {
+            lines[grid.v(r, c)] = at(r as isize, c as isize - 1) != at(r as isize, c as isize);
+        }
+    }
+    lines
+}
+
+/// A planted loop's full clue grid and the loop.
+fn planted(rows: usize, cols: usize, rng: &mut SplitMix64) -> (Grid, Vec<bool>) {
+    let inside = polyomino(rows, cols, rng);
+    let mut grid = Grid::blank(rows, cols);
+    let lines = boundary(&grid, &inside);
+    assert!(
+        oracle::is_solution(&grid, &lines),
+        "a planted loop is one loop"
+    );
+    for r in 0..rows {
+        for c in 0..cols {
+            let k = grid.sides(r, c).iter().filter(|&&e| lines[e]).count();
+            // A one-cell loop gives its cell a 4, which the format cannot say: blank it.
+            grid.clues[r * cols + c] = (k < 4).then_some(k as u8);
+        }
+    }
+    (grid, lines)
+}
+
+/// The three families of random puzzles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Family {
+    Planted,
+    Changed,
+    Uniform,
+}
+
+fn random_puzzle(family: Family, max_size: usize, rng: &mut SplitMix64) -> Grid {
+    let rows = rng.range(2, max_size);
+    let cols = rng.range(2, max_size);
+    match family {
+        Family::Planted | Family::Changed => {
+            let (mut grid, _) = planted(rows, cols, rng);
+            let share = rng.unit() * 0.8;
+            for clue in &mut grid.clues {
+                if rng.unit() < share {
+                    *clue = None;
+                }
+            }
+            if family == Family::Changed {
+                let given: Vec<usize> = (0..grid.clues.len())
+                    .filter(|&k| grid.clues[k].is_some())
+                    .collect();
+                let k = if given.is_empty() {
+                    rng.below(grid.clues.len())
+                } else {
+                    given[rng.below(given.len())]
+                };
+                let old = grid.clues[k];
+                loop {
+                    let new = Some(rng.below(4) as u8);
+                    if new != old {
+                        grid.clues[k] = new;
+                        break;
+                    }
+                }
+            }
+            grid
+        }
+        Family::Uniform => {
+            let blank = 0.2 + rng.unit() * 0.7;
+            let clues = (0..rows * cols)
+                .map(|_| {
+                    if rng.unit() < blank {
+                        None
+                    } else {
+                        Some(rng.below(4) as u8)
+                    }
+                })
+                .collect();
+            Grid::new(rows, cols, clues)
+        }
+    }
+}
+
+/// Whether slink and the oracle disagree on this grid.
+fn disagrees(solver: &mut Solver, grid: &Grid) -> bool {
+    matches!(judge(solver, grid), Judgement::Disagree(_))
+}
+
+/// A smaller puzzle that still shows a disagreement: clues blanked one at a time, then rows
+/// and columns cut off at the edges, while the disagreement stays.
+fn minimise(solver: &mut Solver, grid: &Grid) -> Grid {
+    let mut best = grid.clone();
+    loop {
+        let mut smaller = false;
+        // Cut a border row or column.
+        for side in 0..4 {
+            let (rows, cols) = (best.rows, best.cols);
+            if (side < 2 && rows <= 1) || (side >= 2 && cols <= 1) {
+                continue;
+            }
+            let (r0, r1, c0, c1) = match side {
+                0 => (1, rows, 0, cols),
+                1 => (0, rows - 1, 0, cols),
+                2 => (0, rows, 1, cols),
+                _ => (0, rows, 0, cols - 1),
+            };
+            let clues = (r0..r1)
+                .flat_map(|r| (c0..c1).map(move |c| (r, c)))
+                .map(|(r, c)| best.clue(r, c))
+                .collect();
+            let cut = Grid::new(r1 - r0, c1 - c0, clues);
+            if disagrees(solver, &cut) {
+                best = cut;
+                smaller = true;
+            }
+        }
+        for k in 0..best.clues.len() {
+            if best.clues[k].is_some() {
+                let mut blanked = best.clone();
+                blanked.clues[k] = None;
+                if disagrees(solver, &blanked) {
+                    best = blanked;
+                    smaller = true;
+                }
+            }
+        }
+        if !smaller {
+            return best;
+        }
+    }
+}
+
+/// The tally of one run.
+#[derive(Default, Debug)]
+struct Tally {
+    puzzles: usize,
+    kinds: BTreeMap<(Family, Kind), usize>,
+    limits: usize,
+    disagreements: Vec<(Grid, String, Grid)>,
+}
+
+impl Tally {
+    fn merge(&mut self, other: Tally) {
+        self.puzzles += other.puzzles;
+        for (k, n) in other.kinds {
+            *self.kinds.entry(k).or_default() += n;
+        }
+        self.limits += other.limits;
+        self.disagreements.extend(other.disagreements);
+    }
+
+    fn summary(&self) -> String {
+        let mut s = format!(
+            "{} puzzles, {} limits, {} disagreements;",
+            self.puzzles,
+            self.limits,
+            self.disagreements.len()
+        );
+        for ((f, k), n) in &self.kinds {
+            s.push_str(&format!(" {f:?}/{k:?} {n}"));
+        }
+        s
+    }
+}
+
+/// Runs `count` puzzles of seed `seed` (round robin over the families), on `threads` threads.
+fn run(seed: u64, count: usize, max_size: usize, threads: usize, progress: bool) -> Tally {
+    let families = [Family::Planted, Family::Changed, Family::Uniform];
+    let start = Instant::now();
+    let mut total = Tally::default();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut solver = slink_solver();
+                    let mut tally = Tally::default();
+                    for i in (t..count).step_by(threads) {
+                        // Each puzzle has a seed of its own, so any one can be replayed.
+                        let mut rng = SplitMix64::new(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+                        let family = families[i % families.len()];
+                        let grid = random_puzzle(family, max_size, &mut rng);
+                        tally.puzzles += 1;
+                        match judge(&mut solver, &grid) {
+                            Judgement::Agree(kind) => *tally.kinds.entry((family, kind)).or_default() += 1,
+                            Judgement::Limit => tally.limits += 1,
+                            Judgement::Disagree(why) => {
+                                let small = minimise(&mut solver, &grid);
+                                eprintln!(
+                                    "DISAGREEMENT (puzzle {i}, seed {seed}): {why}\n{}minimised:\n{}",
+                                    grid.to_text(),
+                                    small.to_text()
+                                );
+                                tally.disagreements.push((grid, why, small));
+                            }
+                        }
+                        if progress && t == 0 && tally.puzzles % 10_000 == 0 {
+                            eprintln!(
+                                "{} puzzles on thread 0 in {:.1?}",
+                                tally.puzzles,
+                                start.elapsed()
+                            );
+                        }
+                    }
+                    tally
+                })
+            })
+            .collect();
+        for h in handles {
+            total.merge(h.join().expect("a worker"));
+        }
+    });
+    total
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(4)
+}
+
+fn check(tally: &Tally) {
+    let kinds = |k: Kind| {
+        tally
+            .kinds
+            .iter()
+            .filter(|((_, kind), _)| *kind == k)
+            .map(|(_, n)| n)
+            .sum::<usize>()
+    };
+    assert!(
+        tally.disagreements.is_empty(),
+        "slink and the oracle disagree: {:#?}",
+        tally.disagreements
+    );
+    assert_eq!(tally.limits, 0, "no budget is set, so no limit is hit");
+    // The mix: every kind of puzzle shows up.
+    assert!(kinds(Kind::Unique) > 0 && kinds(Kind::Several) > 0 && kinds(Kind::None) > 0);
+}
+
+/// Puzzles in the fixed-seed set: 20,000 in release builds (as CI runs the tests), 1,000 in
+/// debug builds, which are many times slower.
+const CI_PUZZLES: usize = if cfg!(debug_assertions) {
+    1_000
+} else {
+    20_000
+};
+
+/// The fixed-seed set that runs in CI: sizes 2x2 to 8x8.
+#[test]
+fn slink_agrees_with_the_oracle_on_random_puzzles() {
+    let start = Instant::now();
+    let tally = run(2026, CI_PUZZLES, 8, threads(), false);
+    eprintln!("{} in {:.1?}", tally.summary(), start.elapsed());
+    check(&tally);
+}
+
+/// The oracle on grids whose answers are known by hand: a blank 1x1 has one answer (its
+/// square), a 0 or a 3 there has none, and a blank 2x2 has 13 (four squares, four
+/// dominoes, four L-trominoes, the big square).
+#[test]
+fn the_oracle_counts_small_grids_right() {
+    assert_eq!(oracle::count(&Grid::blank(1, 1), 5).len(), 1);
+    assert_eq!(oracle::count(&Grid::new(1, 1, vec![Some(0)]), 5).len(), 0);
+    assert_eq!(oracle::count(&Grid::new(1, 1, vec![Some(3)]), 5).len(), 0);
+    let all = oracle::count(&Grid::blank(2, 2), 100);
+    assert_eq!(all.len(), 13);
+    assert!(!all.capped);
+    assert!(all.common().iter().all(|&c| c == oracle::Common::Differs));
+    // A ring of 2s round a blank 3x3 centre... a 2x2 of 3s has no answer (each 3 needs three
+    // sides; the loop round the block gives each cell two).
+    assert_eq!(
+        oracle::count(&Grid::new(2, 2, vec![Some(3); 4]), 5).len(),
+        0
+    );
+}
+
+/// slink and the oracle agree on the sample puzzles (each has one answer).
+#[test]
+fn slink_agrees_with_the_oracle_on_the_samples() {
+    let text = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sample.in")).unwrap();
+    let mut solver = slink_solver();
+    for puzzle in oracle::parse_all("sample.in", &text).unwrap() {
+        let grid = Grid::new(puzzle.rows, puzzle.cols, puzzle.clues.clone());
+        assert_eq!(
+            judge(&mut solver, &grid),
+            Judgement::Agree(Kind::Unique),
+            "{}",
+            grid.to_text()
+        );
+    }
+}
+
+/// Puzzles once found to disagree, minimised (none so far).
+#[test]
+fn regression_cases() {
+    let cases: &[&str] = &[];
+    let mut solver = slink_solver();
+    for text in cases {
+        for puzzle in oracle::parse_all("case", text.as_bytes()).unwrap() {
+            let grid = Grid::new(puzzle.rows, puzzle.cols, puzzle.clues.clone());
+            assert!(
+                matches!(judge(&mut solver, &grid), Judgement::Agree(_)),
+                "{text}"
+            );
+        }
+    }
+}
+
+/// The long run: `SLINK_DIFF_PUZZLES` puzzles (default 1,000,000) up to
+/// `SLINK_DIFF_MAX_SIZE` (default 12) cells a side, seed `SLINK_DIFF_SEED` (default 1).
+#[test]
+#[ignore]
+fn long_run() {
+    let env = |name: &str, default: u64| -> u64 {
+        std::env::var(name)
+            .ok()
+            .map(|v| v.replace(['_', ','], "").parse().expect("a number"))
+            .unwrap_or(default)
+    };
+    let count = env("SLINK_DIFF_PUZZLES", 1_000_000) as usize;
+    let max_size = env("SLINK_DIFF_MAX_SIZE", 12) as usize;
+    let seed = env("SLINK_DIFF_SEED", 1);
+    let start = Instant::now();
+    let tally = run(seed, count, max_size, threads(), true);
+    eprintln!(
+        "long run: seed {seed}, sizes 2x2 to {max_size}x{max_size}: {} in {:.1?}",
+        tally.summary(),
+        start.elapsed()
+    );
+    check(&tally);
+}
