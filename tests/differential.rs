@@ -493,3 +493,229 @@ fn long_run() {
     );
     check(&tally);
 }
+
+// ---- The rule prover against the oracle ----
+
+use oracle::rules::{RuleCase, Verdict};
+
+/// A random rule in a window of 1x1 to 2x2 cells: clues in some cells, lines and crosses on
+/// some edges, and one or two added facts; half of them picked among the facts the oracle
+/// finds forced (so that sound rules are common), half at random; a third marked `assumes
+/// single-loop`.
+fn random_rule(rng: &mut SplitMix64) -> RuleCase {
+    loop {
+        let (h, w) = (rng.range(1, 2), rng.range(1, 2));
+        let edges = Grid::blank(h, w).edges();
+        let clue_share = rng.unit();
+        let edge_share = rng.unit() * 0.5;
+        let clues: Vec<Option<u8>> = (0..h * w)
+            .map(|_| (rng.unit() < clue_share).then(|| rng.below(4) as u8))
+            .collect();
+        let premise: Vec<Option<bool>> = (0..edges)
+            .map(|_| (rng.unit() < edge_share).then(|| rng.below(2) == 0))
+            .collect();
+        if clues.iter().all(Option::is_none) && premise.iter().all(Option::is_none) {
+            continue;
+        }
+        let unknown: Vec<usize> = (0..edges).filter(|&e| premise[e].is_none()).collect();
+        if unknown.is_empty() {
+            continue;
+        }
+        let mut rule = RuleCase {
+            h,
+            w,
+            clues,
+            premise,
+            added: Vec::new(),
+            single_loop: rng.below(3) == 0,
+        };
+        let wanted = rng.range(1, 2.min(unknown.len()));
+        let mut pool: Vec<(usize, bool)> = unknown
+            .iter()
+            .flat_map(|&e| [(e, true), (e, false)])
+            .collect();
+        if rng.below(2) == 0 {
+            pool.retain(|&(e, on)| oracle::rules::locally_forced(&rule, e, on));
+        }
+        while rule.added.len() < wanted && !pool.is_empty() {
+            let (e, on) = pool.swap_remove(rng.below(pool.len()));
+            if rule.added.iter().all(|&(f, _)| f != e) {
+                rule.added.push((e, on));
+            }
+        }
+        if rule.added.is_empty() {
+            continue;
+        }
+        return rule;
+    }
+}
+
+/// The prover's verdicts on these rules: all written into one rule file in a fresh
+/// directory and checked by one `slink rules check DIR`.
+fn prover_verdicts(rules: &[RuleCase], tag: &str) -> Vec<Verdict> {
+    let dir = std::env::temp_dir().join(format!("slink-oracle-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text: String = rules
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r.to_text(&format!("r{i}")))
+        .collect();
+    std::fs::write(dir.join("random.rules"), &text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_slink"))
+        .args(["rules", "check"])
+        .arg(&dir)
+        .output()
+        .expect("the slink binary runs");
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut verdicts: Vec<Option<Verdict>> = vec![None; rules.len()];
+    let lines: Vec<&str> = report.lines().collect();
+    for (k, line) in lines.iter().enumerate() {
+        let mut words = line.split_whitespace();
+        let (Some(status), Some(name)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let Some(i) = name.strip_prefix('r').and_then(|n| n.parse::<usize>().ok()) else {
+            continue;
+        };
+        let verdict = match status {
+            "ok" => Verdict::Sound,
+            "UNSOUND"
+                if lines
+                    .get(k + 1)
+                    .is_some_and(|l| l.contains("sound only given a single loop")) =>
+            {
+                Verdict::NeedsSingleLoop
+            }
+            "UNSOUND" => Verdict::Unsound,
+            "NEVER" => Verdict::NeverFires,
+            "UNDECIDED" => Verdict::Undecided,
+            _ => continue,
+        };
+        assert!(verdicts[i].is_none(), "two verdicts for r{i}:\n{report}");
+        verdicts[i] = Some(verdict);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    verdicts
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.unwrap_or_else(|| {
+                panic!(
+                    "no verdict for r{i}:\n{}\nstdout:\n{report}\nstderr:\n{}",
+                    rules[i].to_text(&format!("r{i}")),
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            })
+        })
+        .collect()
+}
+
+/// The tally of a rule run.
+#[derive(Default, Debug)]
+struct RuleTally {
+    rules: usize,
+    verdicts: BTreeMap<(bool, Verdict), usize>,
+    /// Rules the prover finds unsound whose counterexamples none extends to a single loop on
+    /// the padded grid (the prover is local, so stricter; not a disagreement).
+    local_only: usize,
+    disagreements: Vec<String>,
+}
+
+fn run_rules(seed: u64, count: usize, batch: usize) -> RuleTally {
+    let mut tally = RuleTally::default();
+    let mut rng = SplitMix64::new(seed);
+    let mut done = 0;
+    while done < count {
+        let n = batch.min(count - done);
+        let rules: Vec<RuleCase> = (0..n).map(|_| random_rule(&mut rng)).collect();
+        let verdicts = prover_verdicts(&rules, &format!("{seed}-{done}"));
+        for (rule, &prover) in rules.iter().zip(&verdicts) {
+            tally.rules += 1;
+            *tally
+                .verdicts
+                .entry((rule.single_loop, prover))
+                .or_default() += 1;
+            let local = oracle::rules::local(rule);
+            let global = oracle::rules::padded(rule);
+            let mut why = Vec::new();
+            if local != prover {
+                why.push(format!("prover {prover:?}, oracle (same notion) {local:?}"));
+            }
+            match prover {
+                Verdict::Sound | Verdict::NeverFires if global.is_some() => why.push(format!(
+                    "prover {prover:?}, but an answer on the padded grid breaks the rule"
+                )),
+                Verdict::Unsound | Verdict::NeedsSingleLoop if global.is_none() => {
+                    tally.local_only += 1
+                }
+                _ => {}
+            }
+            if !why.is_empty() {
+                tally
+                    .disagreements
+                    .push(format!("{}\n{}", why.join("; "), rule.to_text("r")));
+            }
+        }
+        done += n;
+    }
+    tally
+}
+
+/// Random rules judged by slink's prover and by the oracle: the same verdict in the same
+/// notion, and no rule the prover passes broken by an answer on the padded grid.
+#[test]
+fn the_prover_agrees_with_the_oracle_on_random_rules() {
+    let start = Instant::now();
+    let count = if cfg!(debug_assertions) { 200 } else { 1_000 };
+    let tally = run_rules(28, count, 1_000);
+    eprintln!(
+        "{} rules, {} local-only counterexamples, verdicts (marked, verdict): {:?}, {} disagreements, in {:.1?}",
+        tally.rules,
+        tally.local_only,
+        tally.verdicts,
+        tally.disagreements.len(),
+        start.elapsed()
+    );
+    assert!(
+        tally.disagreements.is_empty(),
+        "{}",
+        tally.disagreements.join("\n")
+    );
+    for v in [Verdict::Sound, Verdict::Unsound, Verdict::NeverFires] {
+        assert!(
+            tally.verdicts.keys().any(|(_, w)| *w == v),
+            "no rule was {v:?}"
+        );
+    }
+}
+
+/// The long run of the rule check: `SLINK_DIFF_RULES` rules (default 100,000), seed
+/// `SLINK_DIFF_SEED` (default 1).
+#[test]
+#[ignore]
+fn long_run_rules() {
+    let env = |name: &str, default: u64| -> u64 {
+        std::env::var(name)
+            .ok()
+            .map(|v| v.replace(['_', ','], "").parse().expect("a number"))
+            .unwrap_or(default)
+    };
+    let count = env("SLINK_DIFF_RULES", 100_000) as usize;
+    let seed = env("SLINK_DIFF_SEED", 1);
+    let start = Instant::now();
+    let tally = run_rules(seed, count, 2_000);
+    eprintln!(
+        "long rule run: seed {seed}: {} rules, {} local-only counterexamples, verdicts (marked, verdict): {:?}, {} disagreements, in {:.1?}",
+        tally.rules,
+        tally.local_only,
+        tally.verdicts,
+        tally.disagreements.len(),
+        start.elapsed()
+    );
+    assert!(
+        tally.disagreements.is_empty(),
+        "{}",
+        tally.disagreements.join("\n")
+    );
+}

@@ -5,11 +5,12 @@
 //! count of lines differs from the clue; each dot forbids every assignment of its edges with
 //! 1, 3 or 4 lines; at least one edge is a line. Those clauses admit any set of disjoint
 //! cycles; "exactly one loop" is added lazily: solve, split the model into its cycles, and
-//! while there is more than one, add a clause that cuts each cycle found (a cycle that alone
-//! breaks a clue is forbidden outright, since a single loop holding every edge of a cycle is
-//! that cycle; a cycle that alone meets every clue is forbidden only together with another
-//! cycle of the model), then solve again. Counting blocks each single-loop answer found with
-//! a clause over every edge variable and solves again, up to a bound.
+//! while there is more than one, add a cut for each cycle found, then solve again. The cut of
+//! a cycle with dot set S says that a loop with a line inside S and a line wholly outside S
+//! has a line leaving S (one fresh variable and a clause per edge); it forbids, at least,
+//! every edge of that cycle together with any other line of the model. Counting blocks each
+//! single-loop answer found with a clause over every edge variable and solves again, up to a
+//! bound.
 //!
 //! Edges are numbered: horizontal edge (dot row `r`, between dot columns `c` and `c+1`) is
 //! `r * cols + c`; vertical edge (cell row `r`, dot column `c`) is `(rows + 1) * cols + r *
@@ -24,6 +25,8 @@ pub use slink::compile::RuleBook;
 pub use slink::puzzle::{Puzzle, parse_all};
 pub use slink::rules::RuleSet;
 pub use slink::solve::{Outcome, Solver};
+
+pub mod rules;
 
 use varisat::{ExtendFormula, Lit, Var};
 
@@ -187,6 +190,8 @@ pub struct LoopSat {
     solver: varisat::Solver<'static>,
     /// SAT calls made (each lazy cut costs one more).
     pub calls: usize,
+    /// Auxiliary variables made by cuts (numbered after the edges).
+    extra: usize,
 }
 
 fn lit(e: usize, line: bool) -> Lit {
@@ -233,6 +238,7 @@ impl LoopSat {
             grid: grid.clone(),
             solver,
             calls: 0,
+            extra: 0,
         }
     }
 
@@ -260,19 +266,41 @@ impl LoopSat {
             if cycles.len() == 1 {
                 return Some(lines);
             }
-            for (i, cycle) in cycles.iter().enumerate() {
-                let mut alone = vec![false; lines.len()];
-                for &e in cycle {
-                    alone[e] = true;
-                }
-                let mut clause: Vec<(usize, bool)> = cycle.iter().map(|&e| (e, false)).collect();
-                if clues_met(&self.grid, &alone) {
-                    // This cycle alone could be the answer: forbid it only with another one.
-                    let other = &cycles[(i + 1) % cycles.len()];
-                    clause.extend(other.iter().map(|&e| (e, false)));
-                }
-                self.add_clause(&clause);
+            for cycle in &cycles {
+                self.cut(cycle);
             }
+        }
+    }
+
+    /// The connectivity cut of a cycle's dot set S: a single loop with a line between two
+    /// dots of S and a line between two dots outside S has a line leaving S. With a fresh
+    /// variable x (some line inside S): each inside edge implies x, and x with any outside
+    /// edge implies some edge of the cut. This forbids the model's cycle together with any
+    /// line away from it, and every other model split the same way.
+    fn cut(&mut self, cycle: &[usize]) {
+        let grid = &self.grid;
+        let mut in_s = vec![false; (grid.rows + 1) * (grid.cols + 1)];
+        for &e in cycle {
+            let (a, b) = grid.ends(e);
+            in_s[a] = true;
+            in_s[b] = true;
+        }
+        let x = Lit::from_var(Var::from_index(grid.edges() + self.extra), true);
+        self.extra += 1;
+        let mut crossing = Vec::new();
+        let mut outside = Vec::new();
+        for e in 0..grid.edges() {
+            let (a, b) = grid.ends(e);
+            match (in_s[a], in_s[b]) {
+                (true, true) => self.solver.add_clause(&[lit(e, false), x]),
+                (false, false) => outside.push(e),
+                _ => crossing.push(lit(e, true)),
+            }
+        }
+        for f in outside {
+            let mut clause = vec![!x, lit(f, false)];
+            clause.extend(&crossing);
+            self.solver.add_clause(&clause);
         }
     }
 
