@@ -6,12 +6,18 @@
 //! Several exactly when the oracle finds two or more (and print a valid answer), and no
 //! solution exactly when the oracle finds none.
 //!
-//! `cargo test --release --test differential` runs the fixed-seed set; the `#[ignore]`d
-//! `long_run` takes its size from the environment (see docs/trust-oracle.md):
+//! The same file checks slink's rule prover (`slink rules check`) against the oracle on
+//! random small rules (see `tests/oracle/rules.rs`).
+//!
+//! `cargo test --release --test differential` runs the fixed-seed sets; the `#[ignore]`d
+//! `long_run` and `long_run_rules` take their size from the environment (see
+//! docs/trust-oracle.md):
 //!
 //! ```text
-//! SLINK_DIFF_PUZZLES=100000 SLINK_DIFF_MAX_SIZE=12 SLINK_DIFF_SEED=1 \
-//!   cargo test --release --test differential -- --ignored --nocapture long_run
+//! SLINK_DIFF_PUZZLES=500000 SLINK_DIFF_MAX_SIZE=12 SLINK_DIFF_SEED=1 \
+//!   cargo test --release --test differential -- --ignored --nocapture --exact long_run
+//! SLINK_DIFF_RULES=20000 SLINK_DIFF_SEED=1 \
+//!   cargo test --release --test differential -- --ignored --nocapture --exact long_run_rules
 //! ```
 
 mod oracle;
