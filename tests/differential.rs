@@ -363,10 +363,10 @@ fn run(seed: u64, count: usize, max_size: usize, threads: usize, progress: bool)
                                 tally.disagreements.push((grid, why, small));
                             }
                         }
-                        if progress && t == 0 && tally.puzzles % 10_000 == 0 {
+                        if progress && tally.puzzles % 5_000 == 0 {
                             eprintln!(
-                                "{} puzzles on thread 0 in {:.1?}",
-                                tally.puzzles,
+                                "thread {t}: {} (in {:.1?})",
+                                tally.summary(),
                                 start.elapsed()
                             );
                         }
