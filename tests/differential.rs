@@ -22,7 +22,7 @@
 
 mod oracle;
 
-use oracle::{Grid, Judgement, Kind, Solver, judge, slink_solver};
+use oracle::{Grid, Judgement, Kind, Solver, judge, slink_solver, slink_solver_with_timeout};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -333,8 +333,17 @@ impl Tally {
     }
 }
 
-/// Runs `count` puzzles of seed `seed` (round robin over the families), on `threads` threads.
-fn run(seed: u64, count: usize, max_size: usize, threads: usize, progress: bool) -> Tally {
+/// Runs `count` puzzles of seed `seed` (round robin over the families), on `threads` threads;
+/// slink gets `timeout` per puzzle (none when `None`), and a puzzle that runs out is printed
+/// and counted as a limit.
+fn run(
+    seed: u64,
+    count: usize,
+    max_size: usize,
+    threads: usize,
+    progress: bool,
+    timeout: Option<std::time::Duration>,
+) -> Tally {
     let families = [Family::Planted, Family::Changed, Family::Uniform];
     let start = Instant::now();
     let mut total = Tally::default();
@@ -342,7 +351,10 @@ fn run(seed: u64, count: usize, max_size: usize, threads: usize, progress: bool)
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
-                    let mut solver = slink_solver();
+                    let mut solver = match timeout {
+                        Some(t) => slink_solver_with_timeout(t),
+                        None => slink_solver(),
+                    };
                     let mut tally = Tally::default();
                     for i in (t..count).step_by(threads) {
                         // Each puzzle has a seed of its own, so any one can be replayed.
@@ -352,7 +364,13 @@ fn run(seed: u64, count: usize, max_size: usize, threads: usize, progress: bool)
                         tally.puzzles += 1;
                         match judge(&mut solver, &grid) {
                             Judgement::Agree(kind) => *tally.kinds.entry((family, kind)).or_default() += 1,
-                            Judgement::Limit => tally.limits += 1,
+                            Judgement::Limit => {
+                                eprintln!(
+                                    "LIMIT (puzzle {i}, seed {seed}): slink ran out of time on\n{}",
+                                    grid.to_text()
+                                );
+                                tally.limits += 1;
+                            }
                             Judgement::Disagree(why) => {
                                 let small = minimise(&mut solver, &grid);
                                 eprintln!(
@@ -388,7 +406,7 @@ fn threads() -> usize {
         .min(4)
 }
 
-fn check(tally: &Tally) {
+fn check(tally: &Tally, limits_allowed: bool) {
     let kinds = |k: Kind| {
         tally
             .kinds
@@ -402,7 +420,10 @@ fn check(tally: &Tally) {
         "slink and the oracle disagree: {:#?}",
         tally.disagreements
     );
-    assert_eq!(tally.limits, 0, "no budget is set, so no limit is hit");
+    assert!(
+        limits_allowed || tally.limits == 0,
+        "no budget is set, so no limit is hit"
+    );
     // The mix: every kind of puzzle shows up.
     assert!(kinds(Kind::Unique) > 0 && kinds(Kind::Several) > 0 && kinds(Kind::None) > 0);
 }
@@ -419,9 +440,9 @@ const CI_PUZZLES: usize = if cfg!(debug_assertions) {
 #[test]
 fn slink_agrees_with_the_oracle_on_random_puzzles() {
     let start = Instant::now();
-    let tally = run(2026, CI_PUZZLES, 8, threads(), false);
+    let tally = run(2026, CI_PUZZLES, 8, threads(), false, None);
     eprintln!("{} in {:.1?}", tally.summary(), start.elapsed());
-    check(&tally);
+    check(&tally, false);
 }
 
 /// The oracle on grids whose answers are known by hand: a blank 1x1 has one answer (its
@@ -477,7 +498,10 @@ fn regression_cases() {
 }
 
 /// The long run: `SLINK_DIFF_PUZZLES` puzzles (default 1,000,000) up to
-/// `SLINK_DIFF_MAX_SIZE` (default 12) cells a side, seed `SLINK_DIFF_SEED` (default 1).
+/// `SLINK_DIFF_MAX_SIZE` (default 12) cells a side, seed `SLINK_DIFF_SEED` (default 1),
+/// slink given `SLINK_DIFF_TIMEOUT` seconds a puzzle (default 10: its search is exponential
+/// on a few large random puzzles); the puzzles that run out are printed and counted, not
+/// judged.
 #[test]
 #[ignore]
 fn long_run() {
@@ -491,13 +515,14 @@ fn long_run() {
     let max_size = env("SLINK_DIFF_MAX_SIZE", 12) as usize;
     let seed = env("SLINK_DIFF_SEED", 1);
     let start = Instant::now();
-    let tally = run(seed, count, max_size, threads(), true);
+    let timeout = std::time::Duration::from_secs(env("SLINK_DIFF_TIMEOUT", 10));
+    let tally = run(seed, count, max_size, threads(), true, Some(timeout));
     eprintln!(
         "long run: seed {seed}, sizes 2x2 to {max_size}x{max_size}: {} in {:.1?}",
         tally.summary(),
         start.elapsed()
     );
-    check(&tally);
+    check(&tally, true);
 }
 
 // ---- The rule prover against the oracle ----

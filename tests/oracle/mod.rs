@@ -24,7 +24,7 @@ pub use slink::board::Board;
 pub use slink::compile::RuleBook;
 pub use slink::puzzle::{Puzzle, parse_all};
 pub use slink::rules::RuleSet;
-pub use slink::solve::{Outcome, Solver};
+pub use slink::solve::{Outcome, SolveOptions, Solver};
 
 pub mod rules;
 
@@ -398,6 +398,16 @@ pub fn board_lines(grid: &Grid, board: &Board) -> Vec<bool> {
 /// A slink solver with the built-in rules and every deducer (search included), no budget.
 pub fn slink_solver() -> Solver {
     Solver::new(RuleBook::new(RuleSet::builtin()))
+}
+
+/// The same with a time budget per puzzle (search can take long on some large random
+/// puzzles; those end as `Limit` and are reported, not judged).
+pub fn slink_solver_with_timeout(timeout: std::time::Duration) -> Solver {
+    let options = SolveOptions {
+        timeout: Some(timeout),
+        ..SolveOptions::default()
+    };
+    Solver::with_options(RuleBook::new(RuleSet::builtin()), options)
 }
 
 /// The grid as slink's puzzle, read through slink's own parser.
