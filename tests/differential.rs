@@ -750,3 +750,34 @@ fn long_run_rules() {
         tally.disagreements.join("\n")
     );
 }
+
+/// Replays the puzzles of the file `SLINK_DIFF_REPLAY` (slink's input format): the oracle's
+/// count (up to 3) and slink's outcome within `SLINK_DIFF_TIMEOUT` seconds (default 60), each
+/// timed. For looking into a puzzle the long run printed.
+#[test]
+#[ignore]
+fn replay() {
+    let Ok(path) = std::env::var("SLINK_DIFF_REPLAY") else {
+        eprintln!("set SLINK_DIFF_REPLAY to a puzzle file");
+        return;
+    };
+    let secs: u64 =
+        std::env::var("SLINK_DIFF_TIMEOUT").map_or(60, |v| v.parse().expect("a number"));
+    let text = std::fs::read(&path).expect("a puzzle file");
+    let mut solver = slink_solver_with_timeout(std::time::Duration::from_secs(secs));
+    for puzzle in oracle::parse_all(&path, &text).unwrap() {
+        let grid = Grid::new(puzzle.rows, puzzle.cols, puzzle.clues.clone());
+        let start = Instant::now();
+        let count = oracle::count(&grid, 3);
+        let oracle_time = start.elapsed();
+        let start = Instant::now();
+        let (_, outcome) = solver.solve(&puzzle);
+        eprintln!(
+            "{}oracle: {}{} answer(s) in {oracle_time:.1?}; slink: {outcome:?} in {:.1?}",
+            grid.to_text(),
+            count.len(),
+            if count.capped { "+" } else { "" },
+            start.elapsed()
+        );
+    }
+}
