@@ -653,7 +653,8 @@ struct RuleTally {
     disagreements: Vec<String>,
 }
 
-fn run_rules(seed: u64, count: usize, batch: usize) -> RuleTally {
+fn run_rules(seed: u64, count: usize, batch: usize, progress: bool) -> RuleTally {
+    let start = Instant::now();
     let mut tally = RuleTally::default();
     let mut rng = SplitMix64::new(seed);
     let mut done = 0;
@@ -689,6 +690,15 @@ fn run_rules(seed: u64, count: usize, batch: usize) -> RuleTally {
             }
         }
         done += n;
+        if progress {
+            eprintln!(
+                "{done} rules: {} local-only, {:?}, {} disagreements (in {:.1?})",
+                tally.local_only,
+                tally.verdicts,
+                tally.disagreements.len(),
+                start.elapsed()
+            );
+        }
     }
     tally
 }
@@ -699,7 +709,7 @@ fn run_rules(seed: u64, count: usize, batch: usize) -> RuleTally {
 fn the_prover_agrees_with_the_oracle_on_random_rules() {
     let start = Instant::now();
     let count = if cfg!(debug_assertions) { 200 } else { 1_000 };
-    let tally = run_rules(28, count, 1_000);
+    let tally = run_rules(28, count, 1_000, false);
     eprintln!(
         "{} rules, {} local-only counterexamples, verdicts (marked, verdict): {:?}, {} disagreements, in {:.1?}",
         tally.rules,
@@ -735,7 +745,7 @@ fn long_run_rules() {
     let count = env("SLINK_DIFF_RULES", 100_000) as usize;
     let seed = env("SLINK_DIFF_SEED", 1);
     let start = Instant::now();
-    let tally = run_rules(seed, count, 2_000);
+    let tally = run_rules(seed, count, 1_000, true);
     eprintln!(
         "long rule run: seed {seed}: {} rules, {} local-only counterexamples, verdicts (marked, verdict): {:?}, {} disagreements, in {:.1?}",
         tally.rules,
