@@ -69,6 +69,8 @@ pub struct Report {
     pub colouring_on: bool,
     /// Probes made.
     pub probes: u64,
+    /// Probes that decided something (on the way to the answer and in search branches).
+    pub useful_probes: u64,
     /// What search did.
     pub search: SearchCounts,
 }
@@ -173,6 +175,7 @@ impl Solver {
             .with_workspace(std::mem::take(&mut self.workspace));
         let prober = &mut self.prober;
         prober.probes = 0;
+        prober.useful = 0;
         prober.decided = 0;
         let (attempt, workspace) = match tally {
             Some(t) => finish(engine.with_tally(t), board, prober, &self.options),
@@ -246,6 +249,7 @@ fn finish<const C: bool>(
     report.decided = engine.deduced();
     report.decided[Deducer::Probing] = prober.decided;
     report.probes = prober.probes;
+    report.useful_probes = prober.useful;
     let attempt = Attempt {
         board,
         outcome,

@@ -105,6 +105,24 @@ impl Reason {
     }
 }
 
+/// What one probe found, kept beside the trail (when reasons are tracked) so that an
+/// explanation can say which edge was tried, what it led to, and where it broke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeNote {
+    /// Trail position of the first edge the probe decided.
+    pub at: u32,
+    /// The edge tried (lattice index).
+    pub edge: u32,
+    /// The state tried that led to a contradiction ([`LINE`] or [`CROSS`]); 0 when both ways
+    /// were possible and agreed on the edges the probe decided.
+    pub tried: u8,
+    /// The edges that way decided after the tried one, with their reasons, in order, up to
+    /// the contradiction.
+    pub chain: Vec<(u32, Reason)>,
+    /// The contradiction that way met.
+    pub contradiction: Option<Contradiction>,
+}
+
 /// What a board keeps beyond what solving needs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tracking {
@@ -378,6 +396,9 @@ pub struct Board {
     deferred: Vec<u32>,
     /// Inside/outside colouring, once switched on.
     colouring: Option<Box<Colouring>>,
+    /// What the probes behind the trail's probing entries found (reasons tracked only), in
+    /// trail order.
+    notes: Vec<ProbeNote>,
     /// The codes a dot row and a cell row start with (off-grid edges), for the stride of
     /// the last reset: reused while the stride stays.
     row_patterns: Vec<u8>,
@@ -403,6 +424,7 @@ impl Board {
             closures: Vec::new(),
             deferred: Vec::new(),
             colouring: None,
+            notes: Vec::new(),
             row_patterns: Vec::new(),
         };
         board.reset(puzzle, margin, tracking);
@@ -489,6 +511,7 @@ impl Board {
         };
         self.closures.clear();
         self.deferred.clear();
+        self.notes.clear();
         self.colouring = None;
         self.exits = false;
         // Only the border ring sees off-grid edges: its dots hold them as crosses in their
@@ -774,6 +797,32 @@ impl Board {
             .map(|&packed| Reason::unpack(packed))
     }
 
+    /// What the probes behind the trail's probing entries found, in trail order (empty unless
+    /// reasons are tracked).
+    pub fn probe_notes(&self) -> &[ProbeNote] {
+        &self.notes
+    }
+
+    /// Keeps what a probe found (only when reasons are tracked); its `at` is where its first
+    /// decided edge stands on the trail.
+    pub fn note_probe(&mut self, note: ProbeNote) {
+        if self.tracking.reasons {
+            self.notes.push(note);
+        }
+    }
+
+    /// The trail entries from position `from` on, with their reasons (empty unless reasons are
+    /// tracked).
+    pub fn trail_with_reasons(&self, from: usize) -> Vec<(u32, Reason)> {
+        if !self.tracking.reasons {
+            return Vec::new();
+        }
+        let end = self.decided;
+        (from.min(end)..end)
+            .map(|k| (self.trail[k], Reason::unpack(self.reasons[k])))
+            .collect()
+    }
+
     /// The two dots an edge joins (lattice indices).
     #[inline]
     pub fn edge_dots(&self, e: usize) -> [usize; 2] {
@@ -983,6 +1032,9 @@ impl Board {
             write::write_slots::<false>(&mut self.codes, &mut self.words, layout, i, 0, i & 1 == 1);
         }
         self.closures.clear();
+        while self.notes.last().is_some_and(|n| n.at as usize >= len) {
+            self.notes.pop();
+        }
         if let Some(colouring) = self.colouring.as_deref_mut() {
             if colouring.started_at() > len {
                 self.colouring = None;

@@ -202,7 +202,19 @@ fn explain_text(
 ) {
     let steps = steps(&attempt.board);
     let start = Picture::blank(puzzle);
-    writeln!(text, "{headline}, in {} steps", steps.len()).unwrap();
+    let probes = steps.iter().filter(|s| s.probe.is_some()).count();
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let trial = if probes > 0 {
+        format!(" ({} of them)", plural(probes, "probe"))
+    } else {
+        String::new()
+    };
+    writeln!(
+        text,
+        "{headline}, in {}{trial}",
+        plural(steps.len(), "step")
+    )
+    .unwrap();
     writeln!(
         text,
         "(h(r,c) is the edge right of dot (r,c), v(r,c) the edge below it; dots and cells count from 0)"

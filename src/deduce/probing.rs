@@ -12,7 +12,7 @@
 //! At search nodes, where a guess changed the board around itself, probing looks only near
 //! the edges decided since the guess ([`Prober::run_near`]).
 
-use crate::board::{Board, CROSS, LINE, Reason, UNKNOWN, clue_of};
+use crate::board::{Board, CROSS, Contradiction, LINE, ProbeNote, Reason, UNKNOWN, clue_of};
 use crate::deduce::Deducer;
 use crate::deduce::budget::{Budget, Halt};
 use crate::engine::Engine;
@@ -39,6 +39,8 @@ pub struct Prober {
     round: u32,
     /// Probes made.
     pub probes: u64,
+    /// Probes that decided something.
+    pub useful: u64,
     /// Edges decided by probing.
     pub decided: u64,
 }
@@ -175,16 +177,20 @@ impl Prober {
         }
         let tag = |state: u8| self.epoch * 4 + u32::from(state == LINE);
         let mark = board.trail().len();
-        if try_way(engine, board, e, LINE, mark).is_err() {
+        if let Err(c) = try_way(engine, board, e, LINE, mark) {
+            let chain = board.trail_with_reasons(mark + 1);
             board.undo_to(mark);
+            note_failure(board, e, LINE, chain, c);
             return self.force(engine, board, e, CROSS, mark);
         }
         for &t in &board.trail()[mark + 1..] {
             self.stamp[t as usize] = tag(board.at(t as usize));
         }
         board.undo_to(mark);
-        if try_way(engine, board, e, CROSS, mark).is_err() {
+        if let Err(c) = try_way(engine, board, e, CROSS, mark) {
+            let chain = board.trail_with_reasons(mark + 1);
             board.undo_to(mark);
+            note_failure(board, e, CROSS, chain, c);
             return self.force(engine, board, e, LINE, mark);
         }
         self.common.clear();
@@ -198,6 +204,14 @@ impl Prober {
         if self.common.is_empty() {
             return Ok(false);
         }
+        self.useful += 1;
+        board.note_probe(ProbeNote {
+            at: mark as u32,
+            edge: e as u32,
+            tried: 0,
+            chain: Vec::new(),
+            contradiction: None,
+        });
         for &(t, state) in &self.common {
             self.decided +=
                 u64::from(board.set_edge(t as usize, state, Reason::By(Deducer::Probing))?);
@@ -216,10 +230,28 @@ impl Prober {
         mark: usize,
     ) -> Result<bool, Halt> {
         self.decided += 1;
+        self.useful += 1;
         board.set_edge(e, state, Reason::By(Deducer::Probing))?;
         engine.propagate(board, mark)?;
         Ok(true)
     }
+}
+
+/// Keeps, for explanations, that trying `e` as `tried` led to `contradiction` through `chain`.
+fn note_failure(
+    board: &mut Board,
+    e: usize,
+    tried: u8,
+    chain: Vec<(u32, Reason)>,
+    contradiction: Contradiction,
+) {
+    board.note_probe(ProbeNote {
+        at: board.trail().len() as u32,
+        edge: e as u32,
+        tried,
+        chain,
+        contradiction: Some(contradiction),
+    });
 }
 
 /// Decides `e` as `state` and propagates; the caller takes it back.
@@ -229,7 +261,7 @@ fn try_way<const C: bool>(
     e: usize,
     state: u8,
     mark: usize,
-) -> Result<(), crate::board::Contradiction> {
+) -> Result<(), Contradiction> {
     board.set_edge(e, state, Reason::By(Deducer::Probing))?;
     engine.propagate(board, mark)
 }

@@ -7,7 +7,7 @@
 
 pub mod html;
 
-use crate::board::{Board, CROSS, LINE, Reason, contradiction::describe_point};
+use crate::board::{Board, CROSS, LINE, ProbeNote, Reason, contradiction::describe_point};
 use crate::deduce::Deducer;
 use crate::format::view::{Edge, Picture};
 use crate::rules::compile::RuleBook;
@@ -43,14 +43,72 @@ pub struct Step {
     pub reason: Reason,
     /// For a rule step: the doubled-grid point (row, column) of the rule's origin.
     pub anchor: Option<(isize, isize)>,
+    /// For a probing step: what the probe tried, the steps it led to and where it broke.
+    pub probe: Option<Probe>,
     /// The edges it decided, in order.
     pub decided: Vec<Decided>,
 }
 
+/// What a probing step tried, in board-independent terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The edge tried.
+    pub edge: Decided,
+    /// Whether the way tried (the one that failed) was a line; `None` when both ways were
+    /// possible and agreed on the step's edges.
+    pub tried_line: Option<bool>,
+    /// The steps the failed way took (rule steps with their places, deducer runs), in order.
+    pub chain: Vec<Step>,
+    /// Where the failed way broke, in words ("cell (3, 4) would have more than 2 lines").
+    pub contradiction: Option<String>,
+}
+
 /// The steps of a board's trail (the board must keep reasons).
 pub fn steps(board: &Board) -> Vec<Step> {
+    let trail: Vec<(u32, Reason)> = board.trail().iter().copied().zip(board.reasons()).collect();
+    let mut notes = board.probe_notes().iter().peekable();
+    let mut steps = group(board, &trail, |k| {
+        // A probe's note marks where its edges start on the trail.
+        while notes.peek().is_some_and(|n| (n.at as usize) < k) {
+            notes.next();
+        }
+        notes
+            .next_if(|n| n.at as usize == k)
+            .map(|n| probe_of(board, n))
+    });
+    steps.shrink_to_fit();
+    steps
+}
+
+/// What a probe note says, in board-independent terms.
+fn probe_of(board: &Board, note: &ProbeNote) -> Probe {
+    let (y, x) = board.point(note.edge as usize);
+    Probe {
+        edge: Decided {
+            y: y as usize,
+            x: x as usize,
+            edge: Edge::Unknown,
+        },
+        tried_line: (note.tried != 0).then_some(note.tried == LINE),
+        chain: group(board, &note.chain, |_| None),
+        contradiction: note.contradiction.map(|c| c.to_string()),
+    }
+}
+
+/// Trail entries (edge, reason) grouped into steps: consecutive entries of one reason make
+/// one step, but every guess is a step of its own, and so is every entry `probe_at` names
+/// the start of a probe for.
+fn group(
+    board: &Board,
+    entries: &[(u32, Reason)],
+    mut probe_at: impl FnMut(usize) -> Option<Probe>,
+) -> Vec<Step> {
     let mut steps: Vec<Step> = Vec::new();
-    for (&e, reason) in board.trail().iter().zip(board.reasons()) {
+    for (k, &(e, reason)) in entries.iter().enumerate() {
+        let probe = match reason {
+            Reason::By(Deducer::Probing) => probe_at(k),
+            _ => None,
+        };
         let (y, x) = board.point(e as usize);
         let anchor = match reason {
             Reason::Rule { anchor, .. } => Some(board.point(anchor as usize)),
@@ -68,12 +126,13 @@ pub fn steps(board: &Board) -> Vec<Step> {
             edge,
         };
         match steps.last_mut() {
-            Some(last) if last.reason == reason && reason != Reason::Guess => {
+            Some(last) if last.reason == reason && reason != Reason::Guess && probe.is_none() => {
                 last.decided.push(decided)
             }
             _ => steps.push(Step {
                 reason,
                 anchor,
+                probe,
                 decided: vec![decided],
             }),
         }
@@ -111,9 +170,10 @@ impl Step {
                 )
             }
             Reason::By(Deducer::Colouring) => "inside/outside colouring".to_string(),
-            Reason::By(Deducer::Probing) => {
-                "probing (one way led to a contradiction, or both agreed)".to_string()
-            }
+            Reason::By(Deducer::Probing) => match &self.probe {
+                Some(probe) => probe.words(book),
+                None => "probing (one way led to a contradiction, or both agreed)".to_string(),
+            },
             Reason::By(d) => d.words().to_string(),
             Reason::Guess => "search guess".to_string(),
             Reason::Given => "given".to_string(),
@@ -153,9 +213,124 @@ impl Step {
     }
 }
 
+/// The most steps of a probe's chain an explanation names one by one.
+const CHAIN_SHOWN: usize = 6;
+
+impl Probe {
+    /// The probe in words: the edge tried and, when that way failed, the steps it led to and
+    /// the contradiction; when both ways agreed, that they did.
+    pub fn words(&self, book: &RuleBook) -> String {
+        let edge = self.edge.name();
+        let Some(line) = self.tried_line else {
+            return format!(
+                "probing {edge}: as a line and as a cross, both ways decide these edges alike"
+            );
+        };
+        let (tried, other) = if line {
+            ("a line", "a cross")
+        } else {
+            ("a cross", "a line")
+        };
+        let mut chain = String::new();
+        for step in self.chain.iter().take(CHAIN_SHOWN) {
+            chain.push_str(&step.short_title(book));
+            chain.push_str(", ");
+        }
+        if self.chain.len() > CHAIN_SHOWN {
+            let more = self.chain.len() - CHAIN_SHOWN;
+            let _ = write!(
+                chain,
+                "{more} more step{}, ",
+                if more == 1 { "" } else { "s" }
+            );
+        }
+        let broke = self.contradiction.as_deref().unwrap_or("a contradiction");
+        let steps = match self.chain.len() {
+            0 => "at once".to_string(),
+            1 => "after 1 step".to_string(),
+            n => format!("after {n} steps"),
+        };
+        format!("probing {edge}: as {tried}, {chain}then {broke} ({steps}); so it is {other}")
+    }
+}
+
+impl Step {
+    /// A short name of the step for a probe's chain: the rule's name and place, or the
+    /// deducer.
+    fn short_title(&self, book: &RuleBook) -> String {
+        match self.reason {
+            Reason::Rule { variant, .. } => {
+                let rule = &book.set.rules[book.variants[variant as usize].rule];
+                let (y, x) = self.anchor.unwrap_or_default();
+                format!("{} at {}", rule.name, describe_point(y as i32, x as i32))
+            }
+            Reason::By(d) => d.words().to_string(),
+            Reason::Guess => "a guess".to_string(),
+            Reason::Given => "given".to_string(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_probing_step_names_its_edge_its_chain_and_where_it_broke() {
+        let book = RuleBook::new(RuleSet::builtin());
+        let options = SolveOptions {
+            reasons: true,
+            ..SolveOptions::default()
+        };
+        let mut solver = Solver::with_options(book, options);
+        // The first puzzle of the Slitherlink corpus needs probing.
+        let text = include_str!("../../tests/data/puzzles-slitherlink.in");
+        let first: String = {
+            let lines: Vec<&str> = text.lines().collect();
+            let rows: usize = lines[0].split(' ').next().unwrap().parse().unwrap();
+            lines[..=rows].join("\n") + "\n0 0\n"
+        };
+        let puzzle = crate::puzzle::parse_all("corpus", first.as_bytes())
+            .unwrap()
+            .remove(0);
+        let attempt = solver.attempt(&puzzle);
+        let steps = steps(&attempt.board);
+        let probing: Vec<&Step> = steps
+            .iter()
+            .filter(|s| s.reason == Reason::By(Deducer::Probing))
+            .collect();
+        assert!(!probing.is_empty(), "the puzzle needs probing");
+        let mut failures = 0;
+        for step in probing {
+            let probe = step
+                .probe
+                .as_ref()
+                .expect("every probing step has its probe");
+            let words = step.title(solver.book());
+            assert!(words.contains(&probe.edge.name()), "{words}");
+            if probe.tried_line.is_some() {
+                failures += 1;
+                assert!(
+                    !probe.chain.is_empty() || words.contains("at once"),
+                    "{words}"
+                );
+                let place = probe.contradiction.as_deref().expect("the place it broke");
+                assert!(
+                    ["cell (", "dot (", "edge "]
+                        .iter()
+                        .any(|p| place.contains(p)),
+                    "{place}"
+                );
+                assert!(words.contains(place), "{words}");
+                if let Some(first) = probe.chain.first() {
+                    assert!(words.contains(&first.short_title(solver.book())), "{words}");
+                }
+            } else {
+                assert!(words.contains("both ways"), "{words}");
+            }
+        }
+        assert!(failures > 0, "some probe met a contradiction");
+    }
     use crate::rules::RuleSet;
     use crate::solve::{SolveOptions, Solver};
 

@@ -67,6 +67,8 @@ pub struct Grade {
     pub level: u32,
     /// Which deducers were needed (decided an edge; search: guessed), keyed by name.
     pub needed: PerDeducer<bool>,
+    /// Probes that decided something: the trial a person would need.
+    pub probes: u64,
     /// The deepest stack of guesses.
     pub depth: u32,
 }
@@ -79,17 +81,25 @@ impl Grade {
         Grade {
             level: report.level,
             needed,
+            probes: report.useful_probes,
             depth: report.search.depth,
         }
     }
 
     /// A one-line summary, e.g. `level 2; loop closure, probing; no search`.
     pub fn summary(&self) -> String {
-        let used: Vec<&str> = self
+        let used: Vec<String> = self
             .needed
             .iter()
             .filter(|&(d, &on)| on && d != Deducer::Search)
-            .map(|(d, _)| d.words())
+            .map(|(d, _)| match d {
+                Deducer::Probing => format!(
+                    "probing ({} probe{})",
+                    self.probes,
+                    if self.probes == 1 { "" } else { "s" }
+                ),
+                d => d.words().to_string(),
+            })
             .collect();
         let used = if used.is_empty() {
             "rules only".to_string()
