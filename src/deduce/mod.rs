@@ -18,6 +18,7 @@ pub mod budget;
 pub mod colouring;
 pub mod loop_closure;
 pub mod probing;
+pub mod sat;
 pub mod search;
 
 use crate::board::{Board, Contradiction};
