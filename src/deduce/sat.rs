@@ -34,7 +34,9 @@ use crate::board::{Board, CROSS, LINE, Reason, UNKNOWN, clue_of};
 use crate::deduce::budget::{Budget, Halt, Limit};
 use crate::deduce::search::{Found, SearchCounts};
 use crate::verify::check_answer;
-use batsat::{Callbacks, ClauseKind, Lit, Solver, SolverInterface, SolverOpts, Var, lbool};
+use batsat::{
+    Callbacks, ClauseKind, Lit, Solver, SolverInterface, SolverOpts, Theory, TheoryArg, Var, lbool,
+};
 use std::time::Instant;
 
 /// The solver's callbacks: count conflicts, and stop at the budgets.
@@ -120,6 +122,203 @@ fn around(board: &Board, i: usize) -> [usize; 4] {
     [i - s, i + 1, i + s, i - 1]
 }
 
+/// The single-loop condition as a theory of the solver: whenever the edges on close a loop
+/// that cannot be the whole answer, the solver gets the conflict "not all of this loop"
+/// (sound: an answer holding every edge of a loop is that loop), so premature loops are cut
+/// during the search instead of after whole models.
+struct LoopTheory<'a> {
+    board: &'a Board,
+    var_of: &'a [u32],
+    edges: &'a [usize],
+    vars: &'a [Var],
+    /// Lines drawn before the search.
+    known_lines: usize,
+    /// Clue cells with a positive clue.
+    positive_clues: usize,
+    /// Trail length checked, per decision level.
+    levels: Vec<usize>,
+    /// Trail length checked.
+    done: usize,
+    walk: Vec<usize>,
+    lemma: Vec<Lit>,
+    cells: Vec<(usize, u8)>,
+    /// Per variable: the chain whose ends it joins, when it was set off for that.
+    why: Vec<Vec<Lit>>,
+    /// Loops cut.
+    cuts: u64,
+    /// Edges set off because they would close a loop early.
+    closures: u64,
+}
+
+impl LoopTheory<'_> {
+    fn on(&self, acts: &TheoryArg, e: usize) -> bool {
+        match self.var_of[e] {
+            u32::MAX => self.board.at(e) == LINE,
+            v => acts.value(self.vars[v as usize]) == lbool::TRUE,
+        }
+    }
+
+    /// Whether the loop in `walk` alone is an answer: it holds every line drawn before the
+    /// search and meets every clue.
+    fn alone_an_answer(&mut self) -> bool {
+        let known = self
+            .walk
+            .iter()
+            .filter(|&&e| self.var_of[e] == u32::MAX)
+            .count();
+        if known != self.known_lines {
+            return false;
+        }
+        self.cells.clear();
+        for &e in &self.walk {
+            for c in self.board.edge_cells(e) {
+                if let Some(clue) = clue_of(self.board.at(c)) {
+                    self.cells.push((c, clue));
+                }
+            }
+        }
+        self.cells.sort_unstable();
+        let mut distinct = 0;
+        let mut k = 0;
+        while k < self.cells.len() {
+            let (c, clue) = self.cells[k];
+            let n = self.cells[k..].iter().take_while(|x| x.0 == c).count();
+            if n != usize::from(clue) {
+                return false;
+            }
+            distinct += 1;
+            k += n;
+        }
+        distinct == self.positive_clues
+    }
+
+    /// Walks from `dot` away from `edge` along edges that are on, pushing them on `walk`;
+    /// returns the dot where the chain ends (`None`: it came back to `stop`, or a dot has
+    /// more than two lines).
+    fn walk_from(
+        &mut self,
+        acts: &TheoryArg,
+        mut edge: usize,
+        mut dot: usize,
+        stop: usize,
+    ) -> Result<usize, bool> {
+        loop {
+            let mut next = None;
+            for f in around(self.board, dot) {
+                if f != edge && self.on(acts, f) {
+                    if next.is_some() {
+                        return Err(false);
+                    }
+                    next = Some(f);
+                }
+            }
+            let Some(f) = next else { return Ok(dot) };
+            if f == stop {
+                return Err(true);
+            }
+            let [c, d] = self.board.edge_dots(f);
+            dot = if c == dot { d } else { c };
+            edge = f;
+            self.walk.push(f);
+        }
+    }
+
+    fn check(&mut self, acts: &mut TheoryArg) {
+        while self.done < acts.model().len() {
+            let lit = acts.model()[self.done];
+            self.done += 1;
+            if !lit.sign() {
+                continue;
+            }
+            let e = self.edges[lit.var().idx() as usize];
+            self.walk.clear();
+            self.walk.push(e);
+            let [a, b] = self.board.edge_dots(e);
+            let y = match self.walk_from(acts, e, b, e) {
+                Ok(y) => y,
+                Err(true) => {
+                    // A closed loop.
+                    if self.alone_an_answer() {
+                        continue;
+                    }
+                    self.lemma.clear();
+                    for &f in &self.walk {
+                        let v = self.var_of[f];
+                        if v != u32::MAX {
+                            self.lemma.push(Lit::new(self.vars[v as usize], false));
+                        }
+                    }
+                    self.cuts += 1;
+                    acts.raise_conflict(&self.lemma, true);
+                    return;
+                }
+                Err(false) => continue,
+            };
+            let x = match self.walk_from(acts, e, a, e) {
+                Ok(x) => x,
+                Err(_) => continue,
+            };
+            // The edge joining the chain's two ends, if they are neighbours.
+            let Some(f) = around(self.board, x)
+                .into_iter()
+                .find(|&f| self.board.edge_dots(f).contains(&y))
+            else {
+                continue;
+            };
+            let v = self.var_of[f];
+            if v == u32::MAX || acts.value(self.vars[v as usize]) != lbool::UNDEF {
+                continue;
+            }
+            self.walk.push(f);
+            let answer = self.alone_an_answer();
+            self.walk.pop();
+            if answer {
+                continue;
+            }
+            let why = &mut self.why[v as usize];
+            why.clear();
+            for &g in &self.walk {
+                let w = self.var_of[g];
+                if w != u32::MAX {
+                    why.push(Lit::new(self.vars[w as usize], true));
+                }
+            }
+            self.closures += 1;
+            if !acts.propagate(Lit::new(self.vars[v as usize], false)) {
+                return;
+            }
+        }
+    }
+}
+
+impl Theory for LoopTheory<'_> {
+    fn final_check(&mut self, acts: &mut TheoryArg) {
+        self.check(acts);
+    }
+
+    fn partial_check(&mut self, acts: &mut TheoryArg) {
+        self.check(acts);
+    }
+
+    fn create_level(&mut self) {
+        self.levels.push(self.done);
+    }
+
+    fn pop_levels(&mut self, n: usize) {
+        let keep = self.levels.len() - n;
+        self.done = self.levels[keep];
+        self.levels.truncate(keep);
+    }
+
+    fn n_levels(&self) -> usize {
+        self.levels.len()
+    }
+
+    fn explain_propagation(&mut self, p: Lit) -> &[Lit] {
+        &self.why[p.var().idx() as usize]
+    }
+}
+
 /// One closed loop of a model.
 struct Loop {
     edges: Vec<usize>,
@@ -160,7 +359,13 @@ pub fn search(
         clause: Vec::new(),
     };
     encode(board, &mut r);
+    let known_lines = board.line_count();
+    let positive_clues = board
+        .grid_cells()
+        .filter(|&c| clue_of(board.at(c)).is_some_and(|k| k > 0))
+        .count();
     let mut lits: Vec<Lit> = Vec::new();
+    let mut why: Vec<Vec<Lit>> = vec![Vec::new(); r.edges.len()];
     loop {
         budget.node()?;
         counts.runs += 1;
@@ -168,7 +373,25 @@ pub fn search(
         let before = r.solver.num_conflicts();
         r.solver.cb_mut().max_conflicts = budget.nodes_left();
         r.solver.cb_mut().conflicts = 0;
-        let result = r.solver.solve_limited(&[]);
+        let mut theory = LoopTheory {
+            board,
+            var_of: &r.var_of,
+            edges: &r.edges,
+            vars: &r.vars,
+            known_lines,
+            positive_clues,
+            levels: Vec::new(),
+            done: 0,
+            walk: Vec::new(),
+            lemma: Vec::new(),
+            cells: Vec::new(),
+            why: std::mem::take(&mut why),
+            cuts: 0,
+            closures: 0,
+        };
+        let result = r.solver.solve_limited_th(&mut theory, &[]);
+        let (cuts, closures) = (theory.cuts, theory.closures);
+        why = theory.why;
         let spent = r.solver.num_conflicts() - before;
         counts.nodes += spent;
         budget.spend(spent)?;
@@ -182,6 +405,15 @@ pub fn search(
             )));
         }
         let loops = loops_of(board, &r);
+        if std::env::var_os("SLINK_SAT_DEBUG").is_some() {
+            let sizes: Vec<usize> = loops.iter().map(|l| l.edges.len()).collect();
+            eprintln!(
+                "call {} conflicts {spent} cuts {cuts} closures {closures} vars {} loops {:?}",
+                counts.runs,
+                r.edges.len(),
+                &sizes[..sizes.len().min(12)]
+            );
+        }
         let nonfree = loops.iter().filter(|l| !l.free).count();
         // The loops that are answers alone.
         let answers: Vec<usize> = match nonfree {
