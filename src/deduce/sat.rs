@@ -249,7 +249,9 @@ impl LoopTheory<'_> {
                         }
                     }
                     self.cuts += 1;
-                    acts.raise_conflict(&self.lemma, true);
+                    // Not kept as a clause: the clause learnt from it is (keeping long loop lemmas
+                // made the solver ten times slower).
+                acts.raise_conflict(&self.lemma, false);
                     return;
                 }
                 Err(false) => continue,
@@ -347,7 +349,19 @@ pub fn search(
         max_conflicts: None,
         conflicts: 0,
     };
-    let mut solver = Solver::new(SolverOpts::default(), stop);
+    // Basic conflict minimisation: the loop lemmas and chain explanations are long, and deep
+    // minimisation of the clauses learnt from them costs more than it saves.
+    let mut opts = SolverOpts {
+        ccmin_mode: 1,
+        ..SolverOpts::default()
+    };
+    if let Some(v) = std::env::var_os("SLINK_CCMIN") {
+        opts.ccmin_mode = v.to_str().unwrap().parse().unwrap();
+    }
+    if let Some(v) = std::env::var_os("SLINK_LUBY") {
+        opts.luby_restart = v == "1";
+    }
+    let mut solver = Solver::new(opts, stop);
     let vars: Vec<Var> = (0..edges.len())
         .map(|_| solver.new_var(lbool::UNDEF, true))
         .collect();
