@@ -227,10 +227,11 @@ impl LoopTheory<'_> {
         while self.done < acts.model().len() {
             let lit = acts.model()[self.done];
             self.done += 1;
-            if !lit.sign() {
+            let v = lit.var().idx() as usize;
+            if !lit.sign() || v >= self.edges.len() {
                 continue;
             }
-            let e = self.edges[lit.var().idx() as usize];
+            let e = self.edges[v];
             self.walk.clear();
             self.walk.push(e);
             let [a, b] = self.board.edge_dots(e);
@@ -250,8 +251,8 @@ impl LoopTheory<'_> {
                     }
                     self.cuts += 1;
                     // Not kept as a clause: the clause learnt from it is (keeping long loop lemmas
-                // made the solver ten times slower).
-                acts.raise_conflict(&self.lemma, false);
+                    // made the solver ten times slower).
+                    acts.raise_conflict(&self.lemma, false);
                     return;
                 }
                 Err(false) => continue,
@@ -351,19 +352,16 @@ pub fn search(
     };
     // Basic conflict minimisation: the loop lemmas and chain explanations are long, and deep
     // minimisation of the clauses learnt from them costs more than it saves.
-    let mut opts = SolverOpts {
+    let opts = SolverOpts {
         ccmin_mode: 1,
         ..SolverOpts::default()
     };
-    if let Some(v) = std::env::var_os("SLINK_CCMIN") {
-        opts.ccmin_mode = v.to_str().unwrap().parse().unwrap();
-    }
-    if let Some(v) = std::env::var_os("SLINK_LUBY") {
-        opts.luby_restart = v == "1";
-    }
     let mut solver = Solver::new(opts, stop);
     let vars: Vec<Var> = (0..edges.len())
-        .map(|_| solver.new_var(lbool::UNDEF, true))
+        // Not decision variables: the solver decides cell colours, which fix every edge
+        // (deciding colours rather than edges found answers on 100x100 grids where deciding
+        // edges ran out of time).
+        .map(|_| solver.new_var(lbool::UNDEF, false))
         .collect();
     let mut r = Residue {
         var_of,
@@ -373,6 +371,7 @@ pub fn search(
         clause: Vec::new(),
     };
     encode(board, &mut r);
+    encode_colours(board, &mut r);
     let known_lines = board.line_count();
     let positive_clues = board
         .grid_cells()
@@ -404,7 +403,6 @@ pub fn search(
             closures: 0,
         };
         let result = r.solver.solve_limited_th(&mut theory, &[]);
-        let (cuts, closures) = (theory.cuts, theory.closures);
         why = theory.why;
         let spent = r.solver.num_conflicts() - before;
         counts.nodes += spent;
@@ -419,15 +417,6 @@ pub fn search(
             )));
         }
         let loops = loops_of(board, &r);
-        if std::env::var_os("SLINK_SAT_DEBUG").is_some() {
-            let sizes: Vec<usize> = loops.iter().map(|l| l.edges.len()).collect();
-            eprintln!(
-                "call {} conflicts {spent} cuts {cuts} closures {closures} vars {} loops {:?}",
-                counts.runs,
-                r.edges.len(),
-                &sizes[..sizes.len().min(12)]
-            );
-        }
         let nonfree = loops.iter().filter(|l| !l.free).count();
         // The loops that are answers alone.
         let answers: Vec<usize> = match nonfree {
@@ -596,6 +585,53 @@ fn encode(board: &Board, r: &mut Residue) {
         // Some line somewhere.
         let all: Vec<Lit> = r.vars.iter().map(|&v| Lit::new(v, true)).collect();
         r.add(&all);
+    }
+}
+
+/// Inside/outside colours: one variable per cell (cells off the grid are outside), and every
+/// edge is a line exactly when the cells on its two sides differ. This adds no constraint on
+/// the lines (every set of lines with an even number at each dot bounds some colouring) but
+/// lets the solver reason about parity along long paths in a few steps.
+fn encode_colours(board: &Board, r: &mut Residue) {
+    let mut colour = vec![u32::MAX; board.len()];
+    let mut cells: Vec<Var> = Vec::new();
+    for c in board.grid_cells() {
+        colour[c] = cells.len() as u32;
+        cells.push(r.solver.new_var(lbool::UNDEF, true));
+    }
+    // The literal "cell c is inside", or None for a cell off the grid (outside).
+    let inside = |c: usize| -> Option<Lit> {
+        (colour[c] != u32::MAX).then(|| Lit::new(cells[colour[c] as usize], true))
+    };
+    for e in board.grid_edges() {
+        let [c, d] = board.edge_cells(e);
+        let (p, q) = match (inside(c), inside(d)) {
+            (Some(p), Some(q)) => (p, Some(q)),
+            (Some(p), None) | (None, Some(p)) => (p, None),
+            (None, None) => continue,
+        };
+        match (r.lit(e, true), q) {
+            (Some(x), Some(q)) => {
+                r.add(&[!x, p, q]);
+                r.add(&[!x, !p, !q]);
+                r.add(&[x, !p, q]);
+                r.add(&[x, p, !q]);
+            }
+            (Some(x), None) => {
+                r.add(&[!x, p]);
+                r.add(&[x, !p]);
+            }
+            (None, Some(q)) if board.at(e) == LINE => {
+                r.add(&[p, q]);
+                r.add(&[!p, !q]);
+            }
+            (None, Some(q)) => {
+                r.add(&[!p, q]);
+                r.add(&[p, !q]);
+            }
+            (None, None) if board.at(e) == LINE => r.add(&[p]),
+            (None, None) => r.add(&[!p]),
+        }
     }
 }
 
