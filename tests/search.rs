@@ -491,7 +491,10 @@ fn random_blanked_grids_get_a_verdict_quickly() {
         *line = cells.join(" ");
     }
     let stream = format!("{}\n", lines.join("\n"));
-    for args in [vec!["--timeout", "20"], vec!["--timeout", "20", "--no-probing"]] {
+    for args in [
+        vec!["--timeout", "20"],
+        vec!["--timeout", "20", "--no-probing"],
+    ] {
         let run = slink(&args, stream.as_bytes());
         assert!(!run.stderr.contains("limit"), "{args:?}: {}", run.stderr);
         assert_eq!(answered(&run), vec![1], "{args:?}: {}", run.stderr);
