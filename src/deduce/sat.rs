@@ -354,6 +354,9 @@ pub fn search(
     // minimisation of the clauses learnt from them costs more than it saves.
     let opts = SolverOpts {
         ccmin_mode: 1,
+        // Faster activity decay than MiniSat's 0.95: on 100x100 random-blanked grids the
+        // slowest verdict went from 2.7-2.9 s to 1.3-1.6 s (0.85 was in between).
+        var_decay: 0.8,
         ..SolverOpts::default()
     };
     let mut solver = Solver::new(opts, stop);
