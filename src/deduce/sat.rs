@@ -193,8 +193,8 @@ impl LoopTheory<'_> {
     }
 
     /// Walks from `dot` away from `edge` along edges that are on, pushing them on `walk`;
-    /// returns the dot where the chain ends (`None`: it came back to `stop`, or a dot has
-    /// more than two lines).
+    /// returns the dot where the chain ends (`Err(true)`: it came back to `stop`, a closed
+    /// loop; `Err(false)`: a dot has more than two lines).
     fn walk_from(
         &mut self,
         acts: &TheoryArg,
