@@ -254,3 +254,249 @@ fn gen_blanks_makes_slitherlink_that_deduction_finishes_uniquely() {
     let bad = slink(&["gen", "--level", "0", "--rows", "4", "--cols", "4"], b"");
     assert_eq!(bad.status, 2, "{}", bad.stderr);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Verdicts against a brute force (issue 25)
+
+/// A tiny generator for the tests (64-bit LCG, the high bits).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// Whether the cells of `inside` (a bit per cell, row by row) bound one simple loop: the
+/// inside is connected, the outside (with the margin) is connected, and no dot has the
+/// inside on one diagonal and the outside on the other (four lines).
+fn one_loop(rows: usize, cols: usize, inside: u32) -> bool {
+    let at = |r: isize, c: isize| -> bool {
+        r >= 0
+            && c >= 0
+            && (r as usize) < rows
+            && (c as usize) < cols
+            && inside & (1 << (r as usize * cols + c as usize)) != 0
+    };
+    if inside == 0 {
+        return false;
+    }
+    for r in 0..=rows as isize {
+        for c in 0..=cols as isize {
+            let (a, b, d, e) = (at(r - 1, c - 1), at(r - 1, c), at(r, c - 1), at(r, c));
+            if a == e && b == d && a != b {
+                return false;
+            }
+        }
+    }
+    // Connected components of each side, over the grid padded by one outside ring.
+    let (h, w) = (rows as isize + 2, cols as isize + 2);
+    for side in [true, false] {
+        let cells: Vec<(isize, isize)> = (0..h)
+            .flat_map(|r| (0..w).map(move |c| (r, c)))
+            .filter(|&(r, c)| at(r - 1, c - 1) == side)
+            .collect();
+        let mut seen = vec![cells[0]];
+        let mut k = 0;
+        while k < seen.len() {
+            let (r, c) = seen[k];
+            k += 1;
+            for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+                let n = (r + dr, c + dc);
+                if n.0 >= 0
+                    && n.1 >= 0
+                    && n.0 < h
+                    && n.1 < w
+                    && at(n.0 - 1, n.1 - 1) == side
+                    && !seen.contains(&n)
+                {
+                    seen.push(n);
+                }
+            }
+        }
+        if seen.len() != cells.len() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The clue each cell would have for the loop around `inside`.
+fn clues_of(rows: usize, cols: usize, inside: u32) -> Vec<u8> {
+    let at = |r: isize, c: isize| -> bool {
+        r >= 0
+            && c >= 0
+            && (r as usize) < rows
+            && (c as usize) < cols
+            && inside & (1 << (r as usize * cols + c as usize)) != 0
+    };
+    let mut clues = Vec::new();
+    for r in 0..rows as isize {
+        for c in 0..cols as isize {
+            let me = at(r, c);
+            let n = [(0, 1), (1, 0), (0, -1), (-1, 0)]
+                .iter()
+                .filter(|&&(dr, dc)| at(r + dr, c + dc) != me)
+                .count();
+            clues.push(n as u8);
+        }
+    }
+    clues
+}
+
+/// How many answers a puzzle has (clue 9: blank), by trying every inside set.
+fn brute_count(rows: usize, cols: usize, clues: &[u8]) -> usize {
+    (1u32..1 << (rows * cols))
+        .filter(|&s| {
+            one_loop(rows, cols, s)
+                && clues_of(rows, cols, s)
+                    .iter()
+                    .zip(clues)
+                    .all(|(&got, &want)| want == 9 || got == want)
+        })
+        .count()
+}
+
+fn stream_of(rows: usize, cols: usize, clues: &[u8]) -> String {
+    let mut s = format!("{rows} {cols}\n");
+    for r in 0..rows {
+        let row: Vec<String> = (0..cols)
+            .map(|c| match clues[r * cols + c] {
+                9 => ".".to_string(),
+                k => k.to_string(),
+            })
+            .collect();
+        s.push_str(&row.join(" "));
+        s.push('\n');
+    }
+    s
+}
+
+/// Random puzzles of at most 4x4: from a random loop with a random share of its clues
+/// blanked (unique, several), and with one clue changed (often none).
+fn small_puzzles(count: usize, seed: u64) -> Vec<(usize, usize, Vec<u8>)> {
+    let mut rng = Lcg(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let rows = 2 + rng.next(3) as usize;
+        let cols = 2 + rng.next(3) as usize;
+        let inside = rng.next(1 << (rows * cols)) as u32;
+        if !one_loop(rows, cols, inside) {
+            continue;
+        }
+        let mut clues = clues_of(rows, cols, inside);
+        if clues.contains(&4) {
+            continue; // a clue 4 is not written (a one-cell loop still counts as an answer)
+        }
+        let blank = rng.next(90);
+        for c in clues.iter_mut() {
+            if rng.next(100) < blank {
+                *c = 9;
+            }
+        }
+        if rng.next(4) == 0 {
+            let k = rng.next(clues.len() as u64) as usize;
+            clues[k] = rng.next(4) as u8;
+        }
+        out.push((rows, cols, clues));
+    }
+    out
+}
+
+/// The verdicts of a stream of puzzles: 0 none, 1 the only answer, 2 several.
+fn verdicts(args: &[&str], stream: &str, count: usize) -> Vec<usize> {
+    let run = slink(args, stream.as_bytes());
+    (1..=count)
+        .map(|k| match lines_about(&run, k).as_slice() {
+            [] => 1,
+            [line] if line.contains("several solutions") => 2,
+            [line] if line.contains("no solution") => 0,
+            other => panic!("puzzle {k}: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn verdicts_on_small_random_puzzles_agree_with_a_brute_force() {
+    let puzzles = small_puzzles(120, 25);
+    let mut stream = String::new();
+    let mut want = Vec::new();
+    for (rows, cols, clues) in &puzzles {
+        stream.push_str(&stream_of(*rows, *cols, clues));
+        want.push(brute_count(*rows, *cols, clues).min(2));
+    }
+    stream.push_str("0 0\n");
+    for v in 0..3 {
+        assert!(want.contains(&v), "the sample has verdict {v}: {want:?}");
+    }
+    for args in [
+        vec![],
+        vec!["--no-probing"],
+        vec!["--no-probing", "--no-colouring"],
+    ] {
+        let got = verdicts(&args, &stream, puzzles.len());
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "{args:?}: puzzle {}:\n{}", k + 1, {
+                let (r, c, clues) = &puzzles[k];
+                stream_of(*r, *c, clues)
+            });
+        }
+    }
+}
+
+#[test]
+fn a_puzzle_with_two_answers_is_reported_several_with_one_of_them_printed() {
+    // Find a small puzzle with exactly two answers (brute force), then ask slink.
+    let puzzles = small_puzzles(400, 7);
+    let (rows, cols, clues) = puzzles
+        .iter()
+        .find(|(r, c, clues)| *r * *c >= 9 && brute_count(*r, *c, clues) == 2)
+        .expect("a puzzle with two answers");
+    let stream = format!("{}0 0\n", stream_of(*rows, *cols, clues));
+    let run = slink(&[], stream.as_bytes());
+    let lines = lines_about(&run, 1);
+    assert!(
+        lines.len() == 1 && lines[0].contains("several solutions"),
+        "{stream}{}",
+        run.stderr
+    );
+    // The answer printed is one of the two (as the checker passed it: a loop meeting every
+    // clue); the second was checked the same way before "several" was said.
+    assert_eq!(answered(&run), vec![1]);
+}
+
+#[test]
+fn random_blanked_grids_get_a_verdict_quickly() {
+    // A 30x30 generated puzzle with half its clues blanked (the shape that ran millions of
+    // nodes without a verdict before the SAT search), with and without probing.
+    let generated = slink(&["gen", "--rows", "30", "--cols", "30", "--seed", "3"], b"");
+    let text = generated.stdout_text();
+    let mut rng = Lcg(30);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for line in lines.iter_mut().skip(1).take(30) {
+        let cells: Vec<String> = line
+            .split_whitespace()
+            .map(|w| {
+                if rng.next(2) == 0 {
+                    ".".to_string()
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        *line = cells.join(" ");
+    }
+    let stream = format!("{}\n", lines.join("\n"));
+    for args in [
+        vec!["--timeout", "20"],
+        vec!["--timeout", "20", "--no-probing"],
+    ] {
+        let run = slink(&args, stream.as_bytes());
+        assert!(!run.stderr.contains("limit"), "{args:?}: {}", run.stderr);
+        assert_eq!(answered(&run), vec![1], "{args:?}: {}", run.stderr);
+    }
+}

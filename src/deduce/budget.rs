@@ -68,6 +68,28 @@ impl Budget {
         self.tick()
     }
 
+    /// Spends `n` more search nodes at once (the SAT solver's conflicts); fails when the node
+    /// or time budget is spent.
+    pub fn spend(&mut self, n: u64) -> Result<(), Halt> {
+        self.nodes += n;
+        if let Some(max) = self.max_nodes
+            && self.nodes > max
+        {
+            return Err(Halt::Limit(Limit::Nodes(max)));
+        }
+        self.tick()
+    }
+
+    /// Nodes left before the node budget is spent (`None`: no node budget).
+    pub fn nodes_left(&self) -> Option<u64> {
+        self.max_nodes.map(|max| max.saturating_sub(self.nodes))
+    }
+
+    /// When the time budget runs out (`None`: no time budget).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// Fails when the time budget is spent.
     #[inline]
     pub fn tick(&self) -> Result<(), Halt> {

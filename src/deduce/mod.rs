@@ -19,6 +19,7 @@ pub mod colouring;
 pub mod connectivity;
 pub mod loop_closure;
 pub mod probing;
+pub mod sat;
 pub mod search;
 
 pub(crate) mod deducer;

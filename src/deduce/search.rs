@@ -35,7 +35,9 @@ pub struct Found {
     /// Whether a second, different answer was found (then the search stopped there).
     pub several: bool,
     /// The lines of the first answer (lattice indices, sorted), to tell answers apart.
-    first_lines: Vec<u32>,
+    pub(crate) first_edges: Option<Vec<u32>>,
+    /// Whether the SAT search has blocked the first answer.
+    pub(crate) blocked: bool,
 }
 
 impl Found {
@@ -48,13 +50,13 @@ impl Found {
             .filter(|&e| board.at(e as usize) == LINE)
             .collect();
         lines.sort_unstable();
-        match &self.first {
+        match &self.first_edges {
             None => {
                 self.first = Some(board.clone());
-                self.first_lines = lines;
+                self.first_edges = Some(lines);
                 false
             }
-            Some(_) if lines == self.first_lines => false,
+            Some(first) if lines == *first => false,
             Some(_) => {
                 self.several = true;
                 true
@@ -117,11 +119,28 @@ struct Decision {
     second: bool,
 }
 
-/// Searches the board (at a fixpoint of `engine`) for up to two answers.
+/// Searches the board (at a fixpoint of `engine`) for up to two answers: the residue goes to
+/// the SAT solver ([`crate::deduce::sat`]).
 ///
 /// A [`Halt::Limit`] leaves `found` holding what was found before the budget ran out. The
 /// board is left as it was when the search began.
 pub fn search<const C: bool>(
+    _engine: &mut Engine<'_, C>,
+    board: &mut Board,
+    _prober: Option<&mut Prober>,
+    budget: &mut Budget,
+    counts: &mut SearchCounts,
+    found: &mut Found,
+) -> Result<(), Halt> {
+    crate::deduce::sat::search(board, budget, counts, found)
+}
+
+/// The depth-first search with restarts over the engine (before the SAT search; kept for
+/// comparison): searches the board (at a fixpoint of `engine`) for up to two answers.
+///
+/// A [`Halt::Limit`] leaves `found` holding what was found before the budget ran out. The
+/// board is left as it was when the search began.
+pub fn search_dfs<const C: bool>(
     engine: &mut Engine<'_, C>,
     board: &mut Board,
     mut prober: Option<&mut Prober>,

@@ -1,0 +1,727 @@
+//! Search by a CDCL SAT solver (the `batsat` crate) on what deduction left: one variable per
+//! unknown edge, clauses for the clue cells and the dots, and lazy cuts for extra loops.
+//!
+//! The residue is encoded once: each clue cell needs exactly its missing lines among its
+//! unknown sides, each dot ends with 0 or 2 lines (exactly one more at an open chain end, none
+//! at a dot already passed through). The single-loop condition is not encoded up front: a
+//! model is read back as a set of closed loops (every dot has 0 or 2 lines), and each loop
+//! `C` that cannot be the whole answer gets a *cut*: "some unknown edge of `C` is off, or
+//! some unknown edge leaving `C`'s dots is on". Any answer that had `C` all on with nothing
+//! leaving it would have `C` as a whole component, so would be `C`; the cut is only added
+//! when `C` alone is not an answer, so it excludes no answer, and it excludes the model it
+//! was made from, so the loop ends.
+//!
+//! A loop `C` of a model with several loops is an answer alone exactly when every other loop
+//! is *free*: it holds no line decided before the search and runs beside no clue (taking it
+//! away then breaks no clue and loses no line). After the first answer, a blocking clause
+//! (some unknown edge differs from the answer) is added and the solver goes on
+//! incrementally; phase saving starts it at the first answer, so a second answer near it is
+//! found first. UNSAT then proves the first answer the only one.
+//!
+//! Split of the residue: the unknown edges fall into parts that share no dot (and so no
+//! clue cell: a clue cell's sides meet at its corners). A part none of whose dots is an open
+//! chain end can only hold closed loops of its own; when lines were already drawn, such a
+//! loop would be a second loop, so in every answer the part is all crosses: it is fixed so
+//! (unit clauses) and costs the solver nothing. The parts that hold chain ends are coupled
+//! through the drawn lines (which ends join which decides whether the whole is one loop),
+//! so they are solved together: their answer counts do not multiply in general. See
+//! docs/search.md.
+//!
+//! Budgets: each solver call is one search node and each conflict one more; the solver's
+//! stop callback checks the node budget and the deadline at every conflict and restart.
+
+use crate::board::{Board, CROSS, LINE, Reason, UNKNOWN, clue_of};
+use crate::deduce::budget::{Budget, Halt, Limit};
+use crate::deduce::search::{Found, SearchCounts};
+use crate::verify::check_answer;
+use batsat::{
+    Callbacks, ClauseKind, Lit, Solver, SolverInterface, SolverOpts, Theory, TheoryArg, Var, lbool,
+};
+use std::time::Instant;
+
+/// The solver's callbacks: count conflicts, and stop at the budgets.
+struct Stop {
+    deadline: Option<Instant>,
+    max_conflicts: Option<u64>,
+    conflicts: u64,
+}
+
+impl Callbacks for Stop {
+    fn on_new_clause(&mut self, _c: &[Lit], kind: ClauseKind) {
+        if matches!(kind, ClauseKind::Learnt) {
+            self.conflicts += 1;
+        }
+    }
+
+    fn stop(&self) -> bool {
+        self.max_conflicts.is_some_and(|m| self.conflicts >= m)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The residue of a board as a SAT instance.
+struct Residue {
+    /// Per lattice index: the variable of an unknown grid edge (`u32::MAX`: none).
+    var_of: Vec<u32>,
+    /// Per variable: its edge.
+    edges: Vec<usize>,
+    vars: Vec<Var>,
+    solver: Solver<Stop>,
+    /// Clause buffer.
+    clause: Vec<Lit>,
+}
+
+impl Residue {
+    fn lit(&self, e: usize, on: bool) -> Option<Lit> {
+        let v = self.var_of[e];
+        (v != u32::MAX).then(|| Lit::new(self.vars[v as usize], on))
+    }
+
+    fn add(&mut self, lits: &[Lit]) {
+        self.clause.clear();
+        self.clause.extend_from_slice(lits);
+        self.solver.add_clause_reuse(&mut self.clause);
+    }
+
+    /// Exactly `k` of `lits` on.
+    fn exactly(&mut self, lits: &[Lit], k: usize) {
+        let n = lits.len();
+        if k > n {
+            self.add(&[]);
+            return;
+        }
+        for mask in 0u32..(1 << n) {
+            let size = mask.count_ones() as usize;
+            let picked: Vec<Lit> = (0..n)
+                .filter(|&i| mask & (1 << i) != 0)
+                .map(|i| lits[i])
+                .collect();
+            // At most k: no k+1 on together. At least k: no n-k+1 off together.
+            if size == k + 1 {
+                let c: Vec<Lit> = picked.iter().map(|&l| !l).collect();
+                self.add(&c);
+            }
+            if k > 0 && size == n - k + 1 {
+                self.add(&picked);
+            }
+        }
+    }
+
+    /// Whether edge `e` is a line in the current model (known or modelled).
+    fn on(&self, board: &Board, e: usize) -> bool {
+        match self.var_of[e] {
+            u32::MAX => board.at(e) == LINE,
+            v => self.solver.get_model()[v as usize] == lbool::TRUE,
+        }
+    }
+}
+
+/// The four edges around a cell or a dot (lattice indices).
+fn around(board: &Board, i: usize) -> [usize; 4] {
+    let s = board.stride();
+    [i - s, i + 1, i + s, i - 1]
+}
+
+/// The single-loop condition as a theory of the solver: whenever the edges on close a loop
+/// that cannot be the whole answer, the solver gets the conflict "not all of this loop"
+/// (sound: an answer holding every edge of a loop is that loop), so premature loops are cut
+/// during the search instead of after whole models.
+struct LoopTheory<'a> {
+    board: &'a Board,
+    var_of: &'a [u32],
+    edges: &'a [usize],
+    vars: &'a [Var],
+    /// Lines drawn before the search.
+    known_lines: usize,
+    /// Clue cells with a positive clue.
+    positive_clues: usize,
+    /// Trail length checked, per decision level.
+    levels: Vec<usize>,
+    /// Trail length checked.
+    done: usize,
+    walk: Vec<usize>,
+    lemma: Vec<Lit>,
+    cells: Vec<(usize, u8)>,
+    /// Per variable: the chain whose ends it joins, when it was set off for that.
+    why: Vec<Vec<Lit>>,
+    /// Loops cut.
+    cuts: u64,
+    /// Edges set off because they would close a loop early.
+    closures: u64,
+}
+
+impl LoopTheory<'_> {
+    fn on(&self, acts: &TheoryArg, e: usize) -> bool {
+        match self.var_of[e] {
+            u32::MAX => self.board.at(e) == LINE,
+            v => acts.value(self.vars[v as usize]) == lbool::TRUE,
+        }
+    }
+
+    /// Whether the loop in `walk` alone is an answer: it holds every line drawn before the
+    /// search and meets every clue.
+    fn alone_an_answer(&mut self) -> bool {
+        let known = self
+            .walk
+            .iter()
+            .filter(|&&e| self.var_of[e] == u32::MAX)
+            .count();
+        if known != self.known_lines {
+            return false;
+        }
+        self.cells.clear();
+        for &e in &self.walk {
+            for c in self.board.edge_cells(e) {
+                if let Some(clue) = clue_of(self.board.at(c)) {
+                    self.cells.push((c, clue));
+                }
+            }
+        }
+        self.cells.sort_unstable();
+        let mut distinct = 0;
+        let mut k = 0;
+        while k < self.cells.len() {
+            let (c, clue) = self.cells[k];
+            let n = self.cells[k..].iter().take_while(|x| x.0 == c).count();
+            if n != usize::from(clue) {
+                return false;
+            }
+            distinct += 1;
+            k += n;
+        }
+        distinct == self.positive_clues
+    }
+
+    /// Walks from `dot` away from `edge` along edges that are on, pushing them on `walk`;
+    /// returns the dot where the chain ends (`Err(true)`: it came back to `stop`, a closed
+    /// loop; `Err(false)`: a dot has more than two lines).
+    fn walk_from(
+        &mut self,
+        acts: &TheoryArg,
+        mut edge: usize,
+        mut dot: usize,
+        stop: usize,
+    ) -> Result<usize, bool> {
+        loop {
+            let mut next = None;
+            for f in around(self.board, dot) {
+                if f != edge && self.on(acts, f) {
+                    if next.is_some() {
+                        return Err(false);
+                    }
+                    next = Some(f);
+                }
+            }
+            let Some(f) = next else { return Ok(dot) };
+            if f == stop {
+                return Err(true);
+            }
+            let [c, d] = self.board.edge_dots(f);
+            dot = if c == dot { d } else { c };
+            edge = f;
+            self.walk.push(f);
+        }
+    }
+
+    fn check(&mut self, acts: &mut TheoryArg) {
+        while self.done < acts.model().len() {
+            let lit = acts.model()[self.done];
+            self.done += 1;
+            let v = lit.var().idx() as usize;
+            if !lit.sign() || v >= self.edges.len() {
+                continue;
+            }
+            let e = self.edges[v];
+            self.walk.clear();
+            self.walk.push(e);
+            let [a, b] = self.board.edge_dots(e);
+            let y = match self.walk_from(acts, e, b, e) {
+                Ok(y) => y,
+                Err(true) => {
+                    // A closed loop.
+                    if self.alone_an_answer() {
+                        continue;
+                    }
+                    self.lemma.clear();
+                    for &f in &self.walk {
+                        let v = self.var_of[f];
+                        if v != u32::MAX {
+                            self.lemma.push(Lit::new(self.vars[v as usize], false));
+                        }
+                    }
+                    self.cuts += 1;
+                    // Not kept as a clause: the clause learnt from it is (keeping long loop lemmas
+                    // made the solver ten times slower).
+                    acts.raise_conflict(&self.lemma, false);
+                    return;
+                }
+                Err(false) => continue,
+            };
+            let x = match self.walk_from(acts, e, a, e) {
+                Ok(x) => x,
+                Err(_) => continue,
+            };
+            // The edge joining the chain's two ends, if they are neighbours.
+            let Some(f) = around(self.board, x)
+                .into_iter()
+                .find(|&f| self.board.edge_dots(f).contains(&y))
+            else {
+                continue;
+            };
+            let v = self.var_of[f];
+            if v == u32::MAX || acts.value(self.vars[v as usize]) != lbool::UNDEF {
+                continue;
+            }
+            self.walk.push(f);
+            let answer = self.alone_an_answer();
+            self.walk.pop();
+            if answer {
+                continue;
+            }
+            let why = &mut self.why[v as usize];
+            why.clear();
+            for &g in &self.walk {
+                let w = self.var_of[g];
+                if w != u32::MAX {
+                    why.push(Lit::new(self.vars[w as usize], true));
+                }
+            }
+            self.closures += 1;
+            if !acts.propagate(Lit::new(self.vars[v as usize], false)) {
+                return;
+            }
+        }
+    }
+}
+
+impl Theory for LoopTheory<'_> {
+    fn final_check(&mut self, acts: &mut TheoryArg) {
+        self.check(acts);
+    }
+
+    fn partial_check(&mut self, acts: &mut TheoryArg) {
+        self.check(acts);
+    }
+
+    fn create_level(&mut self) {
+        self.levels.push(self.done);
+    }
+
+    fn pop_levels(&mut self, n: usize) {
+        let keep = self.levels.len() - n;
+        self.done = self.levels[keep];
+        self.levels.truncate(keep);
+    }
+
+    fn n_levels(&self) -> usize {
+        self.levels.len()
+    }
+
+    fn explain_propagation(&mut self, p: Lit) -> &[Lit] {
+        &self.why[p.var().idx() as usize]
+    }
+}
+
+/// One closed loop of a model.
+struct Loop {
+    edges: Vec<usize>,
+    /// Holds no line decided before the search and runs beside no clue.
+    free: bool,
+}
+
+/// Searches what deduction left with the SAT solver, for up to two answers (see the module
+/// notes). The board is left as it was; answers found are in `found`.
+pub fn search(
+    board: &mut Board,
+    budget: &mut Budget,
+    counts: &mut SearchCounts,
+    found: &mut Found,
+) -> Result<(), Halt> {
+    let mut var_of = vec![u32::MAX; board.len()];
+    let mut edges = Vec::new();
+    for e in board.grid_edges() {
+        if board.at(e) == UNKNOWN {
+            var_of[e] = edges.len() as u32;
+            edges.push(e);
+        }
+    }
+    let stop = Stop {
+        deadline: budget.deadline(),
+        max_conflicts: None,
+        conflicts: 0,
+    };
+    // Basic conflict minimisation: the loop lemmas and chain explanations are long, and deep
+    // minimisation of the clauses learnt from them costs more than it saves.
+    let opts = SolverOpts {
+        ccmin_mode: 1,
+        // Faster activity decay than MiniSat's 0.95: on 100x100 random-blanked grids the
+        // slowest verdict went from 2.7-2.9 s to 1.3-1.6 s (0.85 was in between).
+        var_decay: 0.8,
+        ..SolverOpts::default()
+    };
+    let mut solver = Solver::new(opts, stop);
+    let vars: Vec<Var> = (0..edges.len())
+        // Not decision variables: the solver decides cell colours, which fix every edge
+        // (deciding colours rather than edges found answers on 100x100 grids where deciding
+        // edges ran out of time).
+        .map(|_| solver.new_var(lbool::UNDEF, false))
+        .collect();
+    let mut r = Residue {
+        var_of,
+        edges,
+        vars,
+        solver,
+        clause: Vec::new(),
+    };
+    encode(board, &mut r);
+    encode_colours(board, &mut r);
+    let known_lines = board.line_count();
+    let positive_clues = board
+        .grid_cells()
+        .filter(|&c| clue_of(board.at(c)).is_some_and(|k| k > 0))
+        .count();
+    let mut lits: Vec<Lit> = Vec::new();
+    let mut why: Vec<Vec<Lit>> = vec![Vec::new(); r.edges.len()];
+    loop {
+        budget.node()?;
+        counts.runs += 1;
+        counts.nodes += 1;
+        let before = r.solver.num_conflicts();
+        r.solver.cb_mut().max_conflicts = budget.nodes_left();
+        r.solver.cb_mut().conflicts = 0;
+        let mut theory = LoopTheory {
+            board,
+            var_of: &r.var_of,
+            edges: &r.edges,
+            vars: &r.vars,
+            known_lines,
+            positive_clues,
+            levels: Vec::new(),
+            done: 0,
+            walk: Vec::new(),
+            lemma: Vec::new(),
+            cells: Vec::new(),
+            why: std::mem::take(&mut why),
+            cuts: 0,
+            closures: 0,
+        };
+        let result = r.solver.solve_limited_th(&mut theory, &[]);
+        why = theory.why;
+        let spent = r.solver.num_conflicts() - before;
+        counts.nodes += spent;
+        budget.spend(spent)?;
+        if result == lbool::FALSE {
+            return Ok(());
+        }
+        if result != lbool::TRUE {
+            budget.tick()?;
+            return Err(Halt::Limit(Limit::Nodes(
+                budget.nodes() + budget.nodes_left().unwrap_or(0),
+            )));
+        }
+        let loops = loops_of(board, &r);
+        let nonfree = loops.iter().filter(|l| !l.free).count();
+        // The loops that are answers alone.
+        let answers: Vec<usize> = match nonfree {
+            0 => (0..loops.len()).collect(),
+            1 => vec![loops.iter().position(|l| !l.free).expect("one")],
+            _ => Vec::new(),
+        };
+        let mut cut = vec![true; loops.len()];
+        for &a in &answers {
+            match record(board, &r, &loops[a].edges, found) {
+                Recorded::Second => return Ok(()),
+                Recorded::Invalid => {}
+                Recorded::First | Recorded::Same => cut[a] = false,
+            }
+        }
+        // Block the first answer, and cut every loop that is not an answer alone.
+        if let Some(first) = &found.first_edges
+            && !found.blocked
+        {
+            lits.clear();
+            for (v, &e) in r.edges.iter().enumerate() {
+                let on = first.binary_search(&(e as u32)).is_ok();
+                lits.push(Lit::new(r.vars[v], !on));
+            }
+            let c = lits.clone();
+            r.add(&c);
+            found.blocked = true;
+        }
+        for (k, l) in loops.iter().enumerate() {
+            if !cut[k] {
+                continue;
+            }
+            lits.clear();
+            let mut dots: Vec<usize> = Vec::with_capacity(l.edges.len());
+            for &e in &l.edges {
+                if let Some(lit) = r.lit(e, false) {
+                    lits.push(lit);
+                }
+                dots.extend(board.edge_dots(e));
+            }
+            dots.sort_unstable();
+            dots.dedup();
+            for &d in &dots {
+                for f in around(board, d) {
+                    if r.on(board, f) {
+                        continue;
+                    }
+                    if let Some(lit) = r.lit(f, true) {
+                        lits.push(lit);
+                    }
+                }
+            }
+            let c = lits.clone();
+            r.add(&c);
+        }
+    }
+}
+
+/// Clauses for the clue cells, the dots, the parts with no chain end, and at least one line.
+fn encode(board: &Board, r: &mut Residue) {
+    let mut lits: Vec<Lit> = Vec::with_capacity(4);
+    // Clue cells.
+    for cell in board.grid_cells() {
+        let Some(clue) = clue_of(board.at(cell)) else {
+            continue;
+        };
+        lits.clear();
+        lits.extend(
+            around(board, cell)
+                .into_iter()
+                .filter_map(|e| r.lit(e, true)),
+        );
+        if lits.is_empty() {
+            continue;
+        }
+        let need = usize::from(clue).saturating_sub(usize::from(board.cell_lines(cell)));
+        let l = lits.clone();
+        r.exactly(&l, need);
+    }
+    // Dots.
+    let rows = board.rows() as isize;
+    let cols = board.cols() as isize;
+    for y in 0..=rows {
+        for x in 0..=cols {
+            let d = board.index(2 * y, 2 * x);
+            lits.clear();
+            lits.extend(around(board, d).into_iter().filter_map(|e| r.lit(e, true)));
+            if lits.is_empty() {
+                continue;
+            }
+            let l = lits.clone();
+            match board.dot_lines(d) {
+                0 => {
+                    // 0 or 2: no line alone, no three.
+                    for (i, &a) in l.iter().enumerate() {
+                        let mut c = vec![!a];
+                        c.extend(
+                            l.iter()
+                                .enumerate()
+                                .filter(|&(j, _)| j != i)
+                                .map(|(_, &b)| b),
+                        );
+                        r.add(&c);
+                    }
+                    let n = l.len();
+                    for mask in 0u32..(1 << n) {
+                        if mask.count_ones() == 3 {
+                            let c: Vec<Lit> = (0..n)
+                                .filter(|&i| mask & (1 << i) != 0)
+                                .map(|i| !l[i])
+                                .collect();
+                            r.add(&c);
+                        }
+                    }
+                }
+                1 => r.exactly(&l, 1),
+                _ => r.exactly(&l, 0),
+            }
+        }
+    }
+    // Parts with no open chain end are all crosses when lines were drawn (module notes).
+    if board.line_count() > 0 {
+        let n = r.edges.len();
+        let mut part: Vec<u32> = (0..n as u32).collect();
+        fn find(part: &mut [u32], mut v: u32) -> u32 {
+            while part[v as usize] != v {
+                part[v as usize] = part[part[v as usize] as usize];
+                v = part[v as usize];
+            }
+            v
+        }
+        for y in 0..=rows {
+            for x in 0..=cols {
+                let d = board.index(2 * y, 2 * x);
+                let mut first = None;
+                for e in around(board, d) {
+                    let v = r.var_of[e];
+                    if v == u32::MAX {
+                        continue;
+                    }
+                    match first {
+                        None => first = Some(v),
+                        Some(f) => {
+                            let (a, b) = (find(&mut part, f), find(&mut part, v));
+                            part[a as usize] = b;
+                        }
+                    }
+                }
+            }
+        }
+        let mut has_end = vec![false; n];
+        for (v, &e) in r.edges.iter().enumerate() {
+            if board.edge_dots(e).iter().any(|&d| board.dot_lines(d) == 1) {
+                let root = find(&mut part, v as u32);
+                has_end[root as usize] = true;
+            }
+        }
+        for v in 0..n {
+            let root = find(&mut part, v as u32);
+            if !has_end[root as usize] {
+                let lit = Lit::new(r.vars[v], false);
+                r.add(&[lit]);
+            }
+        }
+    } else {
+        // Some line somewhere.
+        let all: Vec<Lit> = r.vars.iter().map(|&v| Lit::new(v, true)).collect();
+        r.add(&all);
+    }
+}
+
+/// Inside/outside colours: one variable per cell (cells off the grid are outside), and every
+/// edge is a line exactly when the cells on its two sides differ. This adds no constraint on
+/// the lines (every set of lines with an even number at each dot bounds some colouring) but
+/// lets the solver reason about parity along long paths in a few steps.
+fn encode_colours(board: &Board, r: &mut Residue) {
+    let mut colour = vec![u32::MAX; board.len()];
+    let mut cells: Vec<Var> = Vec::new();
+    for c in board.grid_cells() {
+        colour[c] = cells.len() as u32;
+        cells.push(r.solver.new_var(lbool::UNDEF, true));
+    }
+    // The literal "cell c is inside", or None for a cell off the grid (outside).
+    let inside = |c: usize| -> Option<Lit> {
+        (colour[c] != u32::MAX).then(|| Lit::new(cells[colour[c] as usize], true))
+    };
+    for e in board.grid_edges() {
+        let [c, d] = board.edge_cells(e);
+        let (p, q) = match (inside(c), inside(d)) {
+            (Some(p), Some(q)) => (p, Some(q)),
+            (Some(p), None) | (None, Some(p)) => (p, None),
+            (None, None) => continue,
+        };
+        match (r.lit(e, true), q) {
+            (Some(x), Some(q)) => {
+                r.add(&[!x, p, q]);
+                r.add(&[!x, !p, !q]);
+                r.add(&[x, !p, q]);
+                r.add(&[x, p, !q]);
+            }
+            (Some(x), None) => {
+                r.add(&[!x, p]);
+                r.add(&[x, !p]);
+            }
+            (None, Some(q)) if board.at(e) == LINE => {
+                r.add(&[p, q]);
+                r.add(&[!p, !q]);
+            }
+            (None, Some(q)) => {
+                r.add(&[!p, q]);
+                r.add(&[p, !q]);
+            }
+            (None, None) if board.at(e) == LINE => r.add(&[p]),
+            (None, None) => r.add(&[!p]),
+        }
+    }
+}
+
+/// The closed loops of the current model (every dot has 0 or 2 lines in it).
+fn loops_of(board: &Board, r: &Residue) -> Vec<Loop> {
+    let mut seen = vec![false; board.len()];
+    let mut loops = Vec::new();
+    let mut starts: Vec<usize> = board
+        .trail()
+        .iter()
+        .map(|&e| e as usize)
+        .filter(|&e| board.at(e) == LINE)
+        .collect();
+    starts.extend(r.edges.iter().copied().filter(|&e| r.on(board, e)));
+    for start in starts {
+        if seen[start] {
+            continue;
+        }
+        let mut edges = Vec::new();
+        let mut free = true;
+        let (mut e, mut d) = (start, board.edge_dots(start)[1]);
+        loop {
+            seen[e] = true;
+            edges.push(e);
+            if r.var_of[e] == u32::MAX
+                || board
+                    .edge_cells(e)
+                    .iter()
+                    .any(|&c| clue_of(board.at(c)).is_some())
+            {
+                free = false;
+            }
+            let next = around(board, d)
+                .into_iter()
+                .find(|&f| f != e && r.on(board, f));
+            let Some(f) = next else { break };
+            if f == start {
+                break;
+            }
+            let [a, b] = board.edge_dots(f);
+            d = if a == d { b } else { a };
+            e = f;
+        }
+        loops.push(Loop { edges, free });
+    }
+    loops
+}
+
+/// What became of an answer found.
+enum Recorded {
+    /// It is the first.
+    First,
+    /// It is the first again.
+    Same,
+    /// It is a second, different one.
+    Second,
+    /// The answer check refused it (then it is cut like any loop).
+    Invalid,
+}
+
+/// Records the answer made of the loop `lines`, checked on the board by the answer check.
+fn record(board: &mut Board, r: &Residue, lines: &[usize], found: &mut Found) -> Recorded {
+    let mut sorted: Vec<u32> = lines.iter().map(|&e| e as u32).collect();
+    sorted.sort_unstable();
+    if found.first_edges.as_ref() == Some(&sorted) {
+        return Recorded::Same;
+    }
+    let mark = board.trail().len();
+    for &e in &r.edges {
+        let state = if sorted.binary_search(&(e as u32)).is_ok() {
+            LINE
+        } else {
+            CROSS
+        };
+        // A write always completes; the check below judges the whole.
+        let _ = board.set_edge(e, state, Reason::Guess);
+    }
+    let recorded = if check_answer(board).is_err() {
+        Recorded::Invalid
+    } else if found.first_edges.is_none() {
+        found.first = Some(board.clone());
+        found.first_edges = Some(sorted);
+        Recorded::First
+    } else {
+        found.several = true;
+        Recorded::Second
+    };
+    board.undo_to(mark);
+    recorded
+}
