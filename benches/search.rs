@@ -12,10 +12,10 @@ mod common;
 
 use common::{generated_shaped, stream};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use slink::puzzle::{Puzzle, parse_all};
+use slink::RuleBook;
 use slink::rules::RuleSet;
-use slink::rules::compile::RuleBook;
-use slink::solve::{Outcome, Solver};
+use slink::{Outcome, Solver};
+use slink::{Puzzle, parse_all};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -216,15 +216,7 @@ fn finish<const C: bool>(
         }
         if board.unknown() > 0 && switches.contains(Deducer::Search) {
             let mut found = Found::default();
-            let probing = switches.contains(Deducer::Probing).then_some(&mut *prober);
-            let result = search(
-                &mut engine,
-                &mut board,
-                probing,
-                &mut budget,
-                &mut report.search,
-                &mut found,
-            );
+            let result = search(&mut board, &mut budget, &mut report.search, &mut found);
             let no_solution = exhausted(&board);
             let any = found.first.is_some();
             if let Some(first) = found.first {

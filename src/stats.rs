@@ -160,8 +160,6 @@ pub struct Stats {
     pub probes: u64,
     /// Search nodes.
     pub nodes: u64,
-    /// Deepest search.
-    pub depth: u32,
     /// Puzzles solved with one solution.
     pub solved: usize,
     /// Puzzles with several solutions.
@@ -195,7 +193,6 @@ impl Stats {
             deciders: Deciders::default(),
             probes: 0,
             nodes: 0,
-            depth: 0,
             solved: 0,
             several: 0,
             stuck: 0,
@@ -237,7 +234,6 @@ impl Stats {
         let report = attempt.report;
         self.probes += report.probes;
         self.nodes += report.search.nodes;
-        self.depth = self.depth.max(report.search.depth);
         if self.view == StatsView::Puzzles {
             let mut rules: Vec<(usize, u64)> = deciders
                 .per_rule
@@ -435,12 +431,7 @@ impl Stats {
     /// what time went unattributed.
     fn rules_table_notes(&self, s: &mut String, uncounted: bool) {
         if self.switches.contains(Deducer::Probing) || self.switches.contains(Deducer::Search) {
-            writeln!(
-                s,
-                "probes: {}; search nodes: {}, deepest search: {} guesses",
-                self.probes, self.nodes, self.depth
-            )
-            .unwrap();
+            writeln!(s, "probes: {}; search nodes: {}", self.probes, self.nodes).unwrap();
         }
         writeln!(
             s,

@@ -855,15 +855,21 @@ fn a_long_puzzle_is_named_on_a_terminal() {
     }
     let dir = TempDir::new("slow");
     let input = dir.0.join("wide.in");
-    // A 1x100000 blank grid: far more than 3 s under the defaults.
-    let mut text = String::from("1 1\n.\n1 100000\n");
-    text.push_str(&vec!["."; 100_000].join(" "));
-    text.push_str("\n0 0\n");
+    // A 600x600 blank grid: about 2 s here, far more than the 0.2 s SLINK_SLOW_AFTER asks for
+    // (the default is 3 s).
+    let mut text = String::from("1 1\n.\n600 600\n");
+    let row = vec!["."; 600].join(" ");
+    for _ in 0..600 {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    text.push_str("0 0\n");
     std::fs::write(&input, text).unwrap();
     let command = format!("timeout 20 {BIN} -j 1 {} 2>&1", input.display());
     let mut child = Command::new("script")
         .args(["-qec", &command, "/dev/null"])
         .env("SLINK_CACHE_DIR", "")
+        .env("SLINK_SLOW_AFTER", "0.2")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -889,7 +895,7 @@ fn a_long_puzzle_is_named_on_a_terminal() {
     let _ = child.wait();
     assert!(
         seen.contains(
-            "slink: puzzle 2 (1x100000) has run for 3 s and goes on; give --timeout SECONDS"
+            "slink: puzzle 2 (600x600) has run for 0.2 s and goes on; give --timeout SECONDS"
         ),
         "{seen}"
     );

@@ -117,7 +117,8 @@ pub struct SolveArgs {
     #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
     jobs: Option<usize>,
     /// Print each puzzle's grade on standard error: the highest rule level it needed, whether
-    /// loop closure, colouring, probing or search was needed, and the search depth.
+    /// loop closure, colouring, connectivity, probing or search was needed, how many probes and
+    /// search nodes.
     #[arg(long)]
     grade: bool,
     #[command(flatten)]

@@ -507,8 +507,21 @@ mod slow {
     use std::sync::{Mutex, OnceLock};
     use std::time::{Duration, Instant};
 
-    /// How long a puzzle runs before it is named.
+    /// How long a puzzle runs before it is named, unless `SLINK_SLOW_AFTER` (seconds, above
+    /// 0) says otherwise.
     pub(super) const AFTER: Duration = Duration::from_secs(3);
+
+    /// The time after which a puzzle is named: [`AFTER`], or `SLINK_SLOW_AFTER` seconds.
+    fn after() -> Duration {
+        static AFTER_SET: OnceLock<Duration> = OnceLock::new();
+        *AFTER_SET.get_or_init(|| {
+            std::env::var("SLINK_SLOW_AFTER")
+                .ok()
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|&secs| secs.is_finite() && secs > 0.0 && secs < 1e9)
+                .map_or(AFTER, Duration::from_secs_f64)
+        })
+    }
 
     static ON: AtomicBool = AtomicBool::new(false);
     static NEXT: AtomicUsize = AtomicUsize::new(0);
@@ -527,10 +540,10 @@ mod slow {
     }
 
     /// The line said about a puzzle that has run long.
-    fn line(number: usize, rows: usize, cols: usize) -> String {
+    fn line(number: usize, rows: usize, cols: usize, after: Duration) -> String {
         format!(
             "slink: puzzle {number} ({rows}x{cols}) has run for {} s and goes on; give --timeout SECONDS to bound the time per puzzle",
-            AFTER.as_secs()
+            after.as_secs_f64()
         )
     }
 
@@ -547,9 +560,9 @@ mod slow {
                     let mut said = Vec::new();
                     if let Ok(mut map) = running().lock() {
                         for r in map.values_mut() {
-                            if !r.said && r.since.elapsed() >= AFTER {
+                            if !r.said && r.since.elapsed() >= after() {
                                 r.said = true;
-                                said.push(line(r.number, r.rows, r.cols));
+                                said.push(line(r.number, r.rows, r.cols, after()));
                             }
                         }
                     }
@@ -601,7 +614,7 @@ mod slow {
         #[test]
         fn the_line_names_the_puzzle_its_size_and_the_way_to_bound_it() {
             assert_eq!(
-                super::line(7, 1, 100_000),
+                super::line(7, 1, 100_000, super::AFTER),
                 "slink: puzzle 7 (1x100000) has run for 3 s and goes on; give --timeout SECONDS to bound the time per puzzle"
             );
         }

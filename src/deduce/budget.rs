@@ -56,6 +56,11 @@ impl Budget {
         }
     }
 
+    /// Search nodes spent so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// Spends one search node; fails when the node or time budget is spent.
     #[inline]
     pub fn node(&mut self) -> Result<(), Halt> {

@@ -9,16 +9,11 @@
 //! Probes go round the unknown edges, most promising first: edges at the open end of a chain
 //! of lines, then edges of clue cells, then the rest; rounds repeat while some probe decides
 //! something, and an edge is probed again only when the board changed since its last probe.
-//! At search nodes, where a guess changed the board around itself, probing looks only near
-//! the edges decided since the guess ([`Prober::run_near`]).
 
 use crate::board::{Board, CROSS, Contradiction, LINE, ProbeNote, Reason, UNKNOWN, clue_of};
 use crate::deduce::Deducer;
 use crate::deduce::budget::{Budget, Halt};
 use crate::engine::Engine;
-
-/// How far (in lattice steps, each way) local probing looks around a decided edge.
-const NEAR: isize = 3;
 
 /// Probing state kept across the probing rounds of one puzzle (and reused across puzzles).
 #[derive(Clone, Debug, Default)]
@@ -33,10 +28,6 @@ pub struct Prober {
     order: Vec<u32>,
     /// Per lattice index: the trail length when the edge was last probed without result.
     probed_at: Vec<u32>,
-    /// Per lattice index: the round that last queued the edge (local probing).
-    queued: Vec<u32>,
-    /// Local probing round.
-    round: u32,
     /// Probes made.
     pub probes: u64,
     /// Probes that decided something.
@@ -87,55 +78,6 @@ impl Prober {
                 return Ok(self.decided - before);
             }
         }
-    }
-
-    /// Probes the unknown edges near those decided from trail position `since` on, then near
-    /// what that decides, and so on, until a round decides nothing: the cheap probing of
-    /// search nodes, where the guess changed the board only around itself.
-    pub fn run_near<const C: bool>(
-        &mut self,
-        engine: &mut Engine<'_, C>,
-        board: &mut Board,
-        budget: &Budget,
-        mut since: usize,
-    ) -> Result<u64, Halt> {
-        if self.stamp.len() < board.len() {
-            self.stamp.resize(board.len(), 0);
-        }
-        if self.queued.len() < board.len() {
-            self.queued.resize(board.len(), 0);
-        }
-        let before = self.decided;
-        while since < board.trail().len() && board.unknown() > 0 {
-            self.round = self.round.wrapping_add(1);
-            if self.round == 0 {
-                self.queued.fill(0);
-                self.round = 1;
-            }
-            self.order.clear();
-            for k in since..board.trail().len() {
-                let t = board.trail()[k] as usize;
-                for e in board.edges_near(t, NEAR) {
-                    if board.at(e) == UNKNOWN && self.queued[e] != self.round {
-                        self.queued[e] = self.round;
-                        self.order.push(e as u32);
-                    }
-                }
-            }
-            since = board.trail().len();
-            for k in 0..self.order.len() {
-                let e = self.order[k] as usize;
-                if board.at(e) != UNKNOWN {
-                    continue;
-                }
-                budget.tick()?;
-                self.probe(engine, board, e)?;
-                if board.unknown() == 0 {
-                    break;
-                }
-            }
-        }
-        Ok(self.decided - before)
     }
 
     /// The unknown edges, most promising first: at the open end of a chain, then on a clue

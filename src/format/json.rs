@@ -69,8 +69,8 @@ pub struct Grade {
     pub needed: PerDeducer<bool>,
     /// Probes that decided something: the trial a person would need.
     pub probes: u64,
-    /// The deepest stack of guesses.
-    pub depth: u32,
+    /// Search nodes (solver calls and their conflicts): the trial past probing.
+    pub nodes: u64,
 }
 
 impl Grade {
@@ -82,7 +82,7 @@ impl Grade {
             level: report.level,
             needed,
             probes: report.useful_probes,
-            depth: report.search.depth,
+            nodes: report.search.nodes,
         }
     }
 
@@ -107,7 +107,7 @@ impl Grade {
             used.join(", ")
         };
         let search = if self.needed[Deducer::Search] {
-            format!("search depth {}", self.depth)
+            format!("search ({} nodes)", self.nodes)
         } else {
             "no search".to_string()
         };
