@@ -901,3 +901,96 @@ fn a_long_puzzle_is_named_on_a_terminal() {
     );
     assert!(!seen.contains("puzzle 1 (1x1) has run"), "{seen}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bounds on big outputs, and a full disk
+
+#[test]
+fn an_explanation_page_of_a_puzzle_too_big_is_refused_by_name() {
+    let dir = TempDir::new("big-page");
+    let mut text = String::from("1 1\n.\n501 500\n");
+    let row = vec!["."; 500].join(" ");
+    for _ in 0..501 {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    text.push_str("0 0\n");
+    let input = dir.0.join("big.in");
+    std::fs::write(&input, text).unwrap();
+    let page = dir.0.join("out.html");
+    let run = slink(
+        &[
+            "explain",
+            "--html",
+            page.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "puzzle 2 (501x500) is too big for an explanation page: a page holds at most 250000 cells"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(page.is_file(), "puzzle 1 still gets its page");
+    assert!(
+        !dir.0.join("out-2.html").exists(),
+        "no page for the big one"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_ends_the_run_with_a_message_and_status_2() {
+    for args in [&[][..], &["--format", "svg"], &["--format", "json"]] {
+        let mut full_args: Vec<&str> = args.to_vec();
+        full_args.push("tests/data/sample.in");
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(BIN)
+            .args(&full_args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the answers: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn an_svg_answer_grows_with_its_cells_and_no_faster() {
+    // The bound of `--format svg`: one document per puzzle, at most 120 bytes a cell
+    // (a clue, a dot and the loop's points), written as it is made.
+    let mut text = String::new();
+    for n in [20usize, 80] {
+        text.push_str(&format!("{n} {n}\n"));
+        let row = vec!["."; n].join(" ");
+        for _ in 0..n {
+            text.push_str(&row);
+            text.push('\n');
+        }
+    }
+    text.push_str("0 0\n");
+    let run = slink(&["--format", "svg", "--no-probing"], text.as_bytes());
+    let out = run.stdout_text();
+    let docs: Vec<&str> = out.split("<svg").skip(1).collect();
+    assert_eq!(docs.len(), 2);
+    for (doc, n) in docs.iter().zip([20usize, 80]) {
+        assert!(
+            doc.len() <= 120 * n * n + 4096,
+            "{n}x{n}: {} bytes",
+            doc.len()
+        );
+    }
+}

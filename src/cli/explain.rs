@@ -47,6 +47,11 @@ pub struct ExplainArgs {
 }
 
 /// Explains every puzzle of the sources; returns the exit status.
+/// The largest puzzle, in cells, that `--html` writes a page for: a page takes about 300
+/// bytes a cell (the board, and every step's edges), and four times that in memory while it
+/// is written, so 500x500 makes a page of about 75 MB.
+pub(crate) const MAX_PAGE_CELLS: usize = 250_000;
+
 pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
     let book = match args.rules.load(io, args.trust) {
         Ok(book) => book,
@@ -106,6 +111,16 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
                 continue;
             }
         };
+        if args.html.is_some() && puzzle.rows * puzzle.cols > MAX_PAGE_CELLS {
+            bad = true;
+            let _ = writeln!(
+                err,
+                "slink: puzzle {number} ({}x{}) is too big for an explanation page: a page holds \
+                 at most {MAX_PAGE_CELLS} cells (about 75 MB); explain it as text instead",
+                puzzle.rows, puzzle.cols
+            );
+            continue;
+        }
         let attempt = solver.attempt(&puzzle);
         unsolved |= attempt.outcome != Outcome::Solved;
         let outcome = describe_outcome(&attempt.outcome);
