@@ -5,7 +5,6 @@
 //! SAT hand-off replaced it and what it measured.
 
 use crate::board::{Board, Why};
-use crate::deduce::budget::{Budget, Halt};
 
 /// What search found.
 #[derive(Clone, Default)]
@@ -30,18 +29,9 @@ pub struct SearchCounts {
     pub runs: u32,
 }
 
-/// Searches the board (at a fixpoint of the engine) for up to two answers.
-///
-/// A [`Halt::Limit`] leaves `found` holding what was found before the budget ran out. The
-/// board is left as it was when the search began.
-pub fn search(
-    board: &mut Board,
-    budget: &mut Budget,
-    counts: &mut SearchCounts,
-    found: &mut Found,
-) -> Result<(), Halt> {
-    crate::deduce::sat::search(board, budget, counts, found)
-}
+/// Searches the board (at a fixpoint of the engine) for up to two answers; see
+/// [`crate::deduce::sat`].
+pub use crate::deduce::sat::search;
 
 /// A contradiction for a search that found no answer at all.
 pub fn exhausted(board: &Board) -> crate::board::Contradiction {
