@@ -129,7 +129,6 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
             puzzle.rows, puzzle.cols
         );
         if let Some(base) = &args.html {
-            let path = numbered(base, number);
             let page = html::render(
                 &headline,
                 &outcome,
@@ -137,19 +136,8 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
                 &attempt.board,
                 solver.book(),
             );
-            let existing = if args.force {
-                Existing::Replace
-            } else {
-                Existing::Keep
-            };
-            match write_file(&path, page.as_bytes(), existing) {
-                Ok(()) => {
-                    let _ = writeln!(err, "slink: wrote {}", path.display());
-                }
-                Err(e) => {
-                    let _ = writeln!(err, "slink: {e}");
-                    return EXIT_BAD_INPUT;
-                }
+            if let Err(status) = write_page(err, &numbered(base, number), &page, args.force) {
+                return status;
             }
             continue;
         }
@@ -177,6 +165,31 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
         EXIT_UNSOLVED
     } else {
         EXIT_OK
+    }
+}
+
+/// Writes one explanation page (never over an existing file unless `force`, never through a
+/// link) and says so; the exit status when it cannot.
+fn write_page(
+    err: &mut dyn std::io::Write,
+    path: &Path,
+    page: &str,
+    force: bool,
+) -> Result<(), i32> {
+    let existing = if force {
+        Existing::Replace
+    } else {
+        Existing::Keep
+    };
+    match write_file(path, page.as_bytes(), existing) {
+        Ok(()) => {
+            let _ = writeln!(err, "slink: wrote {}", path.display());
+            Ok(())
+        }
+        Err(e) => {
+            let _ = writeln!(err, "slink: {e}");
+            Err(EXIT_BAD_INPUT)
+        }
     }
 }
 

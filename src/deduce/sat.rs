@@ -337,44 +337,7 @@ pub fn search(
     counts: &mut SearchCounts,
     found: &mut Found,
 ) -> Result<(), Halt> {
-    let mut var_of = vec![u32::MAX; board.len()];
-    let mut edges = Vec::new();
-    for e in board.grid_edges() {
-        if board.at(e) == UNKNOWN {
-            var_of[e] = edges.len() as u32;
-            edges.push(e);
-        }
-    }
-    let stop = Stop {
-        deadline: budget.deadline(),
-        max_conflicts: None,
-        conflicts: 0,
-    };
-    // Basic conflict minimisation: the loop lemmas and chain explanations are long, and deep
-    // minimisation of the clauses learnt from them costs more than it saves.
-    let opts = SolverOpts {
-        ccmin_mode: 1,
-        // Faster activity decay than MiniSat's 0.95: on 100x100 random-blanked grids the
-        // slowest verdict went from 2.7-2.9 s to 1.3-1.6 s (0.85 was in between).
-        var_decay: 0.8,
-        ..SolverOpts::default()
-    };
-    let mut solver = Solver::new(opts, stop);
-    let vars: Vec<Var> = (0..edges.len())
-        // Not decision variables: the solver decides cell colours, which fix every edge
-        // (deciding colours rather than edges found answers on 100x100 grids where deciding
-        // edges ran out of time).
-        .map(|_| solver.new_var(lbool::UNDEF, false))
-        .collect();
-    let mut r = Residue {
-        var_of,
-        edges,
-        vars,
-        solver,
-        clause: Vec::new(),
-    };
-    encode(board, &mut r);
-    encode_colours(board, &mut r);
+    let mut r = residue(board, budget);
     let known_lines = board.line_count();
     let positive_clues = board
         .grid_cells()
@@ -435,46 +398,103 @@ pub fn search(
                 Recorded::First | Recorded::Same => cut[a] = false,
             }
         }
-        // Block the first answer, and cut every loop that is not an answer alone.
-        if let Some(first) = &found.first_edges
-            && !found.blocked
-        {
-            lits.clear();
-            for (v, &e) in r.edges.iter().enumerate() {
-                let on = first.binary_search(&(e as u32)).is_ok();
-                lits.push(Lit::new(r.vars[v], !on));
-            }
-            let c = lits.clone();
-            r.add(&c);
-            found.blocked = true;
+        block_and_cut(board, &mut r, &loops, &cut, found, &mut lits);
+    }
+}
+
+/// The residue of `board` as a SAT problem: one variable per unknown edge, the clue and dot
+/// clauses, and the cell colours the solver decides.
+fn residue(board: &Board, budget: &Budget) -> Residue {
+    let mut var_of = vec![u32::MAX; board.len()];
+    let mut edges = Vec::new();
+    for e in board.grid_edges() {
+        if board.at(e) == UNKNOWN {
+            var_of[e] = edges.len() as u32;
+            edges.push(e);
         }
-        for (k, l) in loops.iter().enumerate() {
-            if !cut[k] {
-                continue;
+    }
+    let stop = Stop {
+        deadline: budget.deadline(),
+        max_conflicts: None,
+        conflicts: 0,
+    };
+    // Basic conflict minimisation: the loop lemmas and chain explanations are long, and deep
+    // minimisation of the clauses learnt from them costs more than it saves.
+    let opts = SolverOpts {
+        ccmin_mode: 1,
+        // Faster activity decay than MiniSat's 0.95: on 100x100 random-blanked grids the
+        // slowest verdict went from 2.7-2.9 s to 1.3-1.6 s (0.85 was in between).
+        var_decay: 0.8,
+        ..SolverOpts::default()
+    };
+    let mut solver = Solver::new(opts, stop);
+    let vars: Vec<Var> = (0..edges.len())
+        // Not decision variables: the solver decides cell colours, which fix every edge
+        // (deciding colours rather than edges found answers on 100x100 grids where deciding
+        // edges ran out of time).
+        .map(|_| solver.new_var(lbool::UNDEF, false))
+        .collect();
+    let mut r = Residue {
+        var_of,
+        edges,
+        vars,
+        solver,
+        clause: Vec::new(),
+    };
+    encode(board, &mut r);
+    encode_colours(board, &mut r);
+    r
+}
+
+/// Adds the blocking clause of the first answer (once), and a cut for every loop of the
+/// model that is not an answer alone (`cut`).
+fn block_and_cut(
+    board: &Board,
+    r: &mut Residue,
+    loops: &[Loop],
+    cut: &[bool],
+    found: &mut Found,
+    lits: &mut Vec<Lit>,
+) {
+    // Block the first answer, and cut every loop that is not an answer alone.
+    if let Some(first) = &found.first_edges
+        && !found.blocked
+    {
+        lits.clear();
+        for (v, &e) in r.edges.iter().enumerate() {
+            let on = first.binary_search(&(e as u32)).is_ok();
+            lits.push(Lit::new(r.vars[v], !on));
+        }
+        let c = lits.clone();
+        r.add(&c);
+        found.blocked = true;
+    }
+    for (k, l) in loops.iter().enumerate() {
+        if !cut[k] {
+            continue;
+        }
+        lits.clear();
+        let mut dots: Vec<usize> = Vec::with_capacity(l.edges.len());
+        for &e in &l.edges {
+            if let Some(lit) = r.lit(e, false) {
+                lits.push(lit);
             }
-            lits.clear();
-            let mut dots: Vec<usize> = Vec::with_capacity(l.edges.len());
-            for &e in &l.edges {
-                if let Some(lit) = r.lit(e, false) {
+            dots.extend(board.edge_dots(e));
+        }
+        dots.sort_unstable();
+        dots.dedup();
+        for &d in &dots {
+            for f in around(board, d) {
+                if r.on(board, f) {
+                    continue;
+                }
+                if let Some(lit) = r.lit(f, true) {
                     lits.push(lit);
                 }
-                dots.extend(board.edge_dots(e));
             }
-            dots.sort_unstable();
-            dots.dedup();
-            for &d in &dots {
-                for f in around(board, d) {
-                    if r.on(board, f) {
-                        continue;
-                    }
-                    if let Some(lit) = r.lit(f, true) {
-                        lits.push(lit);
-                    }
-                }
-            }
-            let c = lits.clone();
-            r.add(&c);
         }
+        let c = lits.clone();
+        r.add(&c);
     }
 }
 
