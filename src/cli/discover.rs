@@ -3,6 +3,7 @@
 //! The file is read back before the command ends: it must parse, every rule must be proved
 //! sound, and every example must pass, or the command fails.
 
+use super::corpus::{MAX_CORPUS_CELLS, read_corpus};
 use super::io::{Io, say};
 use super::write_file::{Existing, check_target, write_file};
 use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, RulesArg, TrustArg, io_reason, parse_jobs};
@@ -10,7 +11,6 @@ use crate::discover::enumerate::{Options, Shape};
 use crate::discover::progress::Progress;
 use crate::discover::rulefile;
 use crate::discover::{Discovery, Settings, discover};
-use crate::puzzle::parse_all;
 use crate::rules::RuleSet;
 use crate::rules::examples::run_all;
 use crate::rules::prove::{Verdict, prove};
@@ -177,16 +177,10 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         None => None,
         Some(path) => {
             let name = path.display().to_string();
-            match std::fs::read(path) {
-                Ok(bytes) => match parse_all(&name, &bytes) {
-                    Ok(puzzles) => Some(puzzles),
-                    Err(e) => {
-                        say!(io, "slink: {e}");
-                        return EXIT_BAD_INPUT;
-                    }
-                },
+            match read_corpus(&name, MAX_CORPUS_CELLS) {
+                Ok(puzzles) => Some(puzzles),
                 Err(e) => {
-                    say!(io, "slink: cannot read {name}: {}", io_reason(&e));
+                    say!(io, "slink: {e}");
                     return EXIT_BAD_INPUT;
                 }
             }

@@ -3,6 +3,7 @@
 mod ablate;
 mod args;
 mod convert;
+mod corpus;
 mod discover;
 mod explain;
 mod generate;

@@ -25,8 +25,11 @@ const BATCH_CELLS: usize = 16_384;
 /// waits for the writer, so memory stays bounded on an endless stream, also when one slow
 /// puzzle holds back the answers after it (one puzzle larger than the window still goes).
 const WINDOW_CELLS_PER_JOB: usize = 2_000_000;
-/// What an item costs in the window besides its cells (so that tiny puzzles count too).
-const ITEM_COST: usize = 64;
+/// What an item costs in the window besides its cells, so that tiny puzzles count too: its
+/// answer, source name and bookkeeping take a few hundred bytes, and a window of 2 threads
+/// then holds at most about 4,000 of them (over a hundred batches), which keeps memory flat on
+/// a stream of a million tiny puzzles (tested in tests/trust.rs).
+const ITEM_COST: usize = 1024;
 
 /// Reads, solves on `jobs` threads and writes in input order.
 ///
