@@ -268,7 +268,7 @@ pub enum FormatArg {
     Ascii,
     /// Box-drawing lines and crosses.
     Unicode,
-    /// An SVG document per answer.
+    /// An SVG document per answer (one on standard output; --out-dir for several).
     Svg,
     /// One JSON object per line per puzzle.
     Json,

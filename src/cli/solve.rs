@@ -450,11 +450,15 @@ impl Writer {
                 write_file(&path, bytes, dir.existing)
                     .map_err(|e| io::Error::other(Refusal(e.to_string())))
             }
-            None if self.svgs > 1 => Err(io::Error::other(Refusal(format!(
-                "puzzle {number}: standard output holds one SVG document, and an earlier \
+            None if self.svgs > 1 => {
+                // What is written so far goes out first (a full disk is said as such).
+                out.flush()?;
+                Err(io::Error::other(Refusal(format!(
+                    "puzzle {number}: standard output holds one SVG document, and an earlier \
                  puzzle's is written; give --out-dir DIR to write each puzzle's SVG to a file \
                  of its own (DIR/1.svg, DIR/2.svg, ...)"
-            )))),
+                ))))
+            }
             None => out.write_all(bytes),
         }
     }
