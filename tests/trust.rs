@@ -1016,10 +1016,15 @@ fn an_svg_answer_grows_with_its_cells_and_no_faster() {
         }
     }
     text.push_str("0 0\n");
-    let run = slink(&["--format", "svg", "--no-probing"], text.as_bytes());
-    let out = run.stdout_text();
-    let docs: Vec<&str> = out.split("<svg").skip(1).collect();
-    assert_eq!(docs.len(), 2);
+    let dir = TempDir::new("svg-growth");
+    let run = slink(
+        &["--format", "svg", "--no-probing", "--out-dir", dir.path()],
+        text.as_bytes(),
+    );
+    assert!(run.stderr.contains("wrote 2 SVG files"), "{}", run.stderr);
+    let docs: Vec<String> = (1..=2)
+        .map(|k| std::fs::read_to_string(dir.0.join(format!("{k}.svg"))).unwrap())
+        .collect();
     for (doc, n) in docs.iter().zip([20usize, 80]) {
         assert!(
             doc.len() <= 120 * n * n + 4096,

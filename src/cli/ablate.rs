@@ -322,10 +322,10 @@ impl Report {
         }
         writeln!(
             s,
-            "{} ablation{} in {:.2} s",
+            "{} ablation{} in {}",
             self.ablations.len(),
             plural(self.ablations.len()),
-            self.elapsed.as_secs_f64()
+            crate::format::words::duration(self.elapsed)
         )
         .unwrap();
         s

@@ -6,6 +6,7 @@
 
 use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg};
+use crate::format::words::count;
 use crate::generate::{GenOptions, Generator};
 use clap::Args;
 use std::io::{BufWriter, Write};
@@ -101,13 +102,12 @@ pub fn run(io: &mut Io, args: &GenArgs) -> i32 {
         let rejected = s.candidates - s.puzzles;
         say!(
             io,
-            "slink gen: {} puzzle{} from {} candidates: {rejected} rejected ({} stuck, {} contradictions, {} other loops), {:.2} rejected per puzzle",
-            s.puzzles,
-            if s.puzzles == 1 { "" } else { "s" },
-            s.candidates,
+            "slink gen: {} from {}: {rejected} rejected ({} stuck, {}, {}), {:.2} rejected per puzzle",
+            count(s.puzzles, "puzzle"),
+            count(s.candidates, "candidate"),
             s.stuck,
-            s.contradictions,
-            s.mismatches,
+            count(s.contradictions, "contradiction"),
+            count(s.mismatches, "other loop"),
             rejected as f64 / s.puzzles.max(1) as f64
         );
     }

@@ -14,6 +14,7 @@ mod parallel;
 mod proof;
 pub mod proof_cache;
 mod rules_check;
+mod rules_export;
 mod rules_test;
 mod solve;
 pub(crate) mod write_file;
@@ -72,26 +73,30 @@ enum RulesCommand {
     Check(RuleDirArg),
     /// Run the examples written in the rule files and name each outcome.
     Test(RuleDirArg),
+    /// Write the built-in rule files into a directory, to edit them or add to them (load them
+    /// with `--rules DIR`).
+    Export(rules_export::ExportArgs),
     /// For each rule, count the puzzles of a corpus the rules no longer finish without it.
     Ablate(ablate::AblateArgs),
     /// Find new proven-sound rules in a small window and write them as rule files.
     Discover(discover::DiscoverArgs),
 }
 
-/// The rule directory of `rules check` and `rules test`.
+/// The rule directories of `rules check` and `rules test`.
 #[derive(Args, Debug, Clone)]
 struct RuleDirArg {
-    /// The rule directory (default: the built-in rule set).
+    /// The rule directories, loaded together as the solver loads them (default: the built-in
+    /// rule set; `builtin` names it, so `builtin mine` is the built-in set with mine's rules).
     #[arg(value_name = "DIR")]
-    dir: Option<PathBuf>,
-    /// The rule directory, as `--rules DIR` (the same as giving DIR).
-    #[arg(long = "rules", value_name = "DIR", conflicts_with = "dir")]
-    rules: Option<PathBuf>,
+    dirs: Vec<PathBuf>,
+    /// A rule directory, as `--rules DIR` (the same as giving DIR; repeatable).
+    #[arg(long = "rules", value_name = "DIR")]
+    rules: Vec<PathBuf>,
 }
 
 impl RuleDirArg {
-    fn dir(&self) -> Option<&Path> {
-        self.dir.as_deref().or(self.rules.as_deref())
+    fn dirs(&self) -> Vec<PathBuf> {
+        self.dirs.iter().chain(&self.rules).cloned().collect()
     }
 }
 
@@ -102,16 +107,25 @@ pub struct SolveArgs {
     /// when none is given (or for `-`).
     #[arg(value_name = "FILE|URL")]
     files: Vec<PathBuf>,
-    /// How answers are written: `ascii` (the spec's frame), `unicode` (box drawing), `svg`,
-    /// `json` (one object per line per puzzle, solved or not), `url` (each puzzle's
-    /// puzz.link URL).
+    /// How answers are written: `ascii` (the spec's frame), `unicode` (box drawing), `svg`
+    /// (one SVG document: standard output holds one puzzle's, and a second puzzle ends the
+    /// run with a message; give --out-dir for one file per puzzle), `json` (one object per
+    /// line per puzzle, solved or not, and `"outcome": "error"` for one that cannot be read),
+    /// `url` (each puzzle's puzz.link URL).
     #[arg(long, value_enum, default_value_t = FormatArg::Ascii)]
     format: FormatArg,
-    /// Colour for `--format unicode`: `auto` (on a terminal, unless NO_COLOR is set),
-    /// `always`, `never`.
+    /// With `--format svg`: write each answer to its own file, DIR/K.svg for puzzle K, instead
+    /// of standard output (DIR is made when missing; an existing file is kept, see --force).
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// With --out-dir: replace files that exist already (never through a symbolic link).
+    #[arg(long)]
+    force: bool,
+    /// Colour for `--format unicode` (other formats ignore it, with a warning): `auto` (on a
+    /// terminal, unless NO_COLOR is set), `always`, `never`.
     #[arg(long = "color", alias = "colour", value_enum, default_value_t = ColourArg::Auto)]
     colour: ColourArg,
-    /// With `--format svg`: draw crosses too.
+    /// With `--format svg`: draw crosses too (other formats ignore it, with a warning).
     #[arg(long)]
     crosses: bool,
     /// Solve on N threads (default: every core); answers stay in input order.
@@ -255,7 +269,7 @@ pub enum FormatArg {
     Ascii,
     /// Box-drawing lines and crosses.
     Unicode,
-    /// An SVG document per answer.
+    /// An SVG document per answer (one on standard output; --out-dir for several).
     Svg,
     /// One JSON object per line per puzzle.
     Json,
@@ -321,7 +335,8 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArg {
     /// Load the rule set from the `*.rules` files of DIR instead of the built-in one; repeat
-    /// to load several directories together, in the order given.
+    /// to load several directories together, in the order given. `builtin` names the built-in
+    /// set (loaded first): `--rules builtin --rules mine` adds mine's rules to it.
     #[arg(long = "rules", value_name = "DIR")]
     dirs: Vec<PathBuf>,
 }
@@ -340,7 +355,45 @@ impl RulesArg {
 
     /// Whether the rule set is the one built into the binary (proven by the test suite).
     fn is_builtin(&self) -> bool {
-        self.dirs.is_empty()
+        split_builtin(&self.dirs).1.is_empty()
+    }
+}
+
+/// The name that stands for the built-in rule set among rule directories (a directory of
+/// that name is written `./builtin`).
+pub const BUILTIN: &str = "builtin";
+
+/// Whether `dirs` name the built-in set, and the directories they name besides.
+fn split_builtin<P: AsRef<Path>>(dirs: &[P]) -> (bool, Vec<&Path>) {
+    let builtin = dirs.is_empty() || dirs.iter().any(|d| d.as_ref() == Path::new(BUILTIN));
+    let files = dirs
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|d| *d != Path::new(BUILTIN))
+        .collect();
+    (builtin, files)
+}
+
+/// The command that checks the rules of `dirs`, quoted for a POSIX shell where needed.
+fn check_command(dirs: &[&Path]) -> String {
+    let mut command = "slink rules check".to_string();
+    for dir in dirs {
+        command.push(' ');
+        command.push_str(&shell_word(&dir.display().to_string()));
+    }
+    command
+}
+
+/// A word for a POSIX shell: as it is when it is plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./+:=@,%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -349,11 +402,23 @@ impl RulesArg {
 /// (unless `--trust-rules`). Prints why on failure.
 fn load_proven<P: AsRef<Path>>(io: &mut Io, dirs: &[P], trust: TrustArg) -> Result<RuleSet, i32> {
     let set = load_dirs(io, dirs)?;
-    if !dirs.is_empty() {
+    let (builtin, files) = split_builtin(dirs);
+    if !files.is_empty() {
+        // The built-in rules come first and are proven by the test suite: only the others are.
+        let skip = if builtin {
+            RuleSet::builtin().rules.len()
+        } else {
+            0
+        };
+        let own = RuleSet {
+            rules: set.rules[skip..].to_vec(),
+            deducers: set.deducers.clone(),
+        };
         proof::vet(
             io,
-            &set,
-            &shown(dirs),
+            &own,
+            &shown(&files),
+            &check_command(&files),
             trust.trust_rules,
             !trust.no_proof_cache,
         )?;
@@ -370,21 +435,16 @@ fn shown<P: AsRef<Path>>(dirs: &[P]) -> String {
     names.join(" and ")
 }
 
-/// Loads a rule set (built-in when `dir` is None), without proofs; prints diagnostics on
-/// failure, and warnings about an empty directory and about deducers the set leaves off.
-fn load_set(io: &mut Io, dir: Option<&Path>) -> Result<RuleSet, i32> {
-    load_dirs(io, dir.as_slice())
-}
-
-/// Loads the rules of several directories together (built-in when there are none), without
-/// proofs; prints diagnostics on failure, and warnings as [`load_set`] does.
+/// Loads the rules of several directories together (built-in when there are none, or among
+/// them as `builtin`), without proofs; prints diagnostics on failure, and warnings about an
+/// empty directory and about deducers the set leaves off.
 fn load_dirs<P: AsRef<Path>>(io: &mut Io, dirs: &[P]) -> Result<RuleSet, i32> {
-    let set = match dirs {
+    let (builtin, files) = split_builtin(dirs);
+    let set = match files.as_slice() {
         [] => RuleSet::builtin(),
-        _ => match RuleSet::load_dirs(dirs) {
+        _ => match RuleSet::load_with_builtin(builtin, &files) {
             Ok(set) => {
-                let paths: Vec<&Path> = dirs.iter().map(AsRef::as_ref).collect();
-                proof::warn_about_contents(io, &set, &paths);
+                proof::warn_about_contents(io, &set, &files);
                 set
             }
             Err(e @ LoadError::Io { .. }) => {
@@ -470,8 +530,9 @@ pub fn run_with(args: Vec<OsString>, io: &mut Io) -> i32 {
     match cli.command {
         None => solve::run(io, &cli.solve),
         Some(Command::Solve(args)) => solve::run(io, &args),
-        Some(Command::Rules(RulesCommand::Check(arg))) => rules_check::run(io, arg.dir()),
-        Some(Command::Rules(RulesCommand::Test(arg))) => rules_test::run(io, arg.dir()),
+        Some(Command::Rules(RulesCommand::Check(arg))) => rules_check::run(io, &arg.dirs()),
+        Some(Command::Rules(RulesCommand::Test(arg))) => rules_test::run(io, &arg.dirs()),
+        Some(Command::Rules(RulesCommand::Export(args))) => rules_export::run(io, &args),
         Some(Command::Rules(RulesCommand::Ablate(args))) => ablate::run(io, &args),
         Some(Command::Rules(RulesCommand::Discover(args))) => discover::run(io, &args),
         Some(Command::Explain(args)) => explain::run(io, &args),

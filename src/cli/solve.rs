@@ -5,19 +5,22 @@
 //! [`Writer`] puts results back in input order and writes them in the chosen format, with
 //! messages, grades and statistics on standard error.
 
-use super::input::{Inputs, Item, Source};
+use super::input::{Inputs, Item, Problem, Source};
 use super::interrupt::Output;
-use super::io::Io;
+use super::io::{Io, say};
+use super::write_file::{Existing, write_file};
 use super::{ColourArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, FormatArg, SolveArgs};
 use crate::engine::Tally;
 use crate::format::ascii::{render_board, write_board};
-use crate::format::json::{Grade, Record};
+use crate::format::json::{ErrorRecord, Grade, Record};
+use crate::format::words::count;
 use crate::format::{svg, unicode, url};
 use crate::puzzle::Puzzle;
 use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
 use crate::stats::Stats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -46,7 +49,28 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
             io.out_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
+    // Options the chosen format has no use for are said to be ignored.
+    if args.colour != ColourArg::Auto && args.format != FormatArg::Unicode {
+        say!(
+            io,
+            "slink: warning: --color is for --format unicode; --format {} ignores it",
+            format_name(args.format)
+        );
+    }
+    if args.crosses && args.format != FormatArg::Svg {
+        say!(
+            io,
+            "slink: warning: --crosses is for --format svg; --format {} ignores it",
+            format_name(args.format)
+        );
+    }
+    let out_dir = match out_dir(io, args) {
+        Ok(dir) => dir,
+        Err(status) => return status,
+    };
     let mut writer = Writer {
+        out_dir,
+        svgs: 0,
         formatter: Formatter {
             format: args.format,
             colour,
@@ -88,8 +112,26 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
     if let Err(e) = result
         && e.kind() != io::ErrorKind::BrokenPipe
     {
-        let _ = writeln!(err, "slink: cannot write the answers: {e}");
+        match e
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<Refusal>())
+        {
+            Some(refusal) => {
+                let _ = writeln!(err, "slink: {refusal}");
+            }
+            None => {
+                let _ = writeln!(err, "slink: cannot write the answers: {e}");
+            }
+        }
         return EXIT_BAD_INPUT;
+    }
+    if let Some(dir) = &writer.out_dir {
+        let _ = writeln!(
+            err,
+            "slink: wrote {} to {}",
+            count(writer.svgs, "SVG file"),
+            dir.path.display()
+        );
     }
     if let Some(stats) = &writer.stats {
         let _ = err.write_all(stats.report().as_bytes());
@@ -121,7 +163,7 @@ pub(super) enum Done {
         notes: Notes,
     },
     /// Input that could not be read.
-    Problem(String),
+    Problem(Problem),
     /// A warning.
     Warning(String),
 }
@@ -212,8 +254,96 @@ pub(super) struct Notes {
     size: (usize, usize),
 }
 
+/// Where `--out-dir` writes each puzzle's SVG file, and whether it replaces files.
+pub(super) struct OutDir {
+    path: PathBuf,
+    existing: Existing,
+}
+
+/// The directory of `--out-dir`, made when it is missing; `None` without the option. Refuses
+/// the option with a format other than SVG.
+fn out_dir(io: &mut Io, args: &SolveArgs) -> Result<Option<OutDir>, i32> {
+    let Some(path) = &args.out_dir else {
+        if args.force {
+            say!(
+                io,
+                "slink: --force is for --out-dir (replace files that exist already)"
+            );
+            return Err(EXIT_BAD_INPUT);
+        }
+        return Ok(None);
+    };
+    if args.format != FormatArg::Svg {
+        say!(
+            io,
+            "slink: --out-dir writes one SVG file per puzzle: give --format svg too (--format {} writes to standard output)",
+            format_name(args.format)
+        );
+        return Err(EXIT_BAD_INPUT);
+    }
+    make_dir(path).map_err(|message| {
+        say!(io, "slink: {message}");
+        EXIT_BAD_INPUT
+    })?;
+    Ok(Some(OutDir {
+        path: path.clone(),
+        existing: if args.force {
+            Existing::Replace
+        } else {
+            Existing::Keep
+        },
+    }))
+}
+
+/// Makes the directory `path` (and its parents) unless it is there; refuses anything else there.
+pub(super) fn make_dir(path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Ok(());
+    }
+    if path.exists() {
+        return Err(format!(
+            "{} is not a directory: give --out-dir a directory (it is made when missing)",
+            path.display()
+        ));
+    }
+    std::fs::create_dir_all(path).map_err(|e| {
+        format!(
+            "cannot make the directory {}: {}",
+            path.display(),
+            super::io_reason(&e)
+        )
+    })
+}
+
+/// The name of a format as `--format` takes it.
+fn format_name(format: FormatArg) -> &'static str {
+    match format {
+        FormatArg::Ascii => "ascii",
+        FormatArg::Unicode => "unicode",
+        FormatArg::Svg => "svg",
+        FormatArg::Json => "json",
+        FormatArg::Url => "url",
+    }
+}
+
+/// Why the run stops before its end: the message is said as it is.
+#[derive(Debug)]
+struct Refusal(String);
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
 /// Writes results in the chosen format and keeps the counts that make the exit status.
 pub(super) struct Writer {
+    /// With `--out-dir`: where the SVG files go.
+    out_dir: Option<OutDir>,
+    /// SVG documents written so far (standard output holds only one).
+    svgs: usize,
     pub(super) formatter: Formatter,
     pub(super) stats: Option<Stats>,
     unsolved: usize,
@@ -241,9 +371,16 @@ impl Writer {
         done: Done,
     ) -> io::Result<Option<crate::board::Board>> {
         match done {
-            Done::Problem(message) => {
+            Done::Problem(problem) => {
                 self.bad_input = true;
-                self.progress.say(err, &message);
+                self.progress.say(err, &problem.message);
+                // In JSON, a puzzle that could not be read has its record too.
+                if self.formatter.format == FormatArg::Json
+                    && let Some((number, source)) = &problem.puzzle
+                {
+                    let message = problem.message.trim_start_matches("slink: ");
+                    out.write_all(ErrorRecord::new(*number, source, message).line().as_bytes())?;
+                }
                 Ok(None)
             }
             Done::Warning(message) => {
@@ -276,7 +413,10 @@ impl Writer {
                         &attempt,
                         time,
                     );
-                    out.write_all(&self.buffer)?;
+                    let buffer = std::mem::take(&mut self.buffer);
+                    let placed = self.place(out, number, &buffer);
+                    self.buffer = buffer;
+                    placed?;
                     notes
                 };
                 self.note(err, number, &source, notes);
@@ -289,10 +429,37 @@ impl Writer {
                 notes,
                 ..
             } => {
-                out.write_all(&bytes)?;
+                self.place(out, number, &bytes)?;
                 self.note(err, number, &source, notes);
                 Ok(None)
             }
+        }
+    }
+
+    /// Puts a puzzle's output in its place: standard output, or with `--format svg` its own
+    /// file under `--out-dir`. Standard output holds one SVG document: a second one ends the
+    /// run with a message pointing at `--out-dir`.
+    fn place(&mut self, out: &mut dyn Write, number: usize, bytes: &[u8]) -> io::Result<()> {
+        if self.formatter.format != FormatArg::Svg || bytes.is_empty() {
+            return out.write_all(bytes);
+        }
+        self.svgs += 1;
+        match &self.out_dir {
+            Some(dir) => {
+                let path = dir.path.join(format!("{number}.svg"));
+                write_file(&path, bytes, dir.existing)
+                    .map_err(|e| io::Error::other(Refusal(e.to_string())))
+            }
+            None if self.svgs > 1 => {
+                // What is written so far goes out first (a full disk is said as such).
+                out.flush()?;
+                Err(io::Error::other(Refusal(format!(
+                    "puzzle {number}: standard output holds one SVG document, and an earlier \
+                 puzzle's is written; give --out-dir DIR to write each puzzle's SVG to a file \
+                 of its own (DIR/1.svg, DIR/2.svg, ...)"
+                ))))
+            }
+            None => out.write_all(bytes),
         }
     }
 
@@ -346,7 +513,8 @@ impl Formatter {
                 let options = svg::SvgOptions {
                     crosses: self.crosses,
                 };
-                buffer.extend_from_slice(svg::render(board, options).as_bytes());
+                let label = Some((number, source));
+                buffer.extend_from_slice(svg::render_labelled(board, options, label).as_bytes());
             }
             FormatArg::Json => {
                 let record = Record::new(
@@ -397,7 +565,7 @@ impl Formatter {
                 board.edge_count()
             ),
             Outcome::Contradiction(c) if self.relative => format!(
-                "contradiction under the rules, which are trusted without proof \
+                "no solution under these rules, which are trusted without proof \
                  (--trust-rules): {c}; the puzzle itself may have a solution"
             ),
             Outcome::Contradiction(c) => format!("no solution: {c}"),

@@ -6,6 +6,7 @@
 //! ([`replay`]).
 
 pub mod html;
+pub mod index;
 
 use crate::board::{Board, CROSS, LINE, ProbeNote, Reason, contradiction::describe_point};
 use crate::deduce::Deducer;

@@ -107,11 +107,49 @@ impl Grade {
             used.join(", ")
         };
         let search = if self.needed[Deducer::Search] {
-            format!("search ({} nodes)", self.nodes)
+            format!(
+                "search ({})",
+                crate::format::words::count(self.nodes, "node")
+            )
         } else {
             "no search".to_string()
         };
         format!("level {}; {used}; {search}", self.level)
+    }
+}
+
+/// The JSON record of a puzzle that could not be read: `outcome` is `error`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorRecord<'a> {
+    /// Its number in the stream.
+    pub puzzle: usize,
+    /// Where it was read from.
+    pub source: &'a str,
+    /// `error`.
+    pub outcome: &'static str,
+    /// No answer.
+    pub answer: bool,
+    /// Why it could not be read, with its position.
+    pub message: &'a str,
+}
+
+impl<'a> ErrorRecord<'a> {
+    /// The record of puzzle `puzzle` of `source`, which could not be read for `message`.
+    pub fn new(puzzle: usize, source: &'a str, message: &'a str) -> Self {
+        ErrorRecord {
+            puzzle,
+            source,
+            outcome: "error",
+            answer: false,
+            message,
+        }
+    }
+
+    /// The record as one line of JSON (with its `\n`).
+    pub fn line(&self) -> String {
+        let mut s = serde_json::to_string(self).expect("records serialize");
+        s.push('\n');
+        s
     }
 }
 

@@ -7,3 +7,4 @@ pub mod svg;
 pub mod unicode;
 pub mod url;
 pub mod view;
+pub mod words;

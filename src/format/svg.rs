@@ -26,14 +26,34 @@ pub fn dot_xy(r: usize, c: usize) -> (usize, usize) {
 
 /// The SVG document of a board.
 pub fn render(view: &impl View, options: SvgOptions) -> String {
+    render_labelled(view, options, None)
+}
+
+/// The SVG document of a board, labelled with its puzzle number and source when given: a
+/// `<title>` (`puzzle 3 (file.in)`) and the attributes `data-puzzle` and `data-source` of
+/// the root element.
+pub fn render_labelled(
+    view: &impl View,
+    options: SvgOptions,
+    label: Option<(usize, &str)>,
+) -> String {
     let (rows, cols) = (view.rows(), view.cols());
     let (width, height) = (2 * MARGIN + cols * CELL, 2 * MARGIN + rows * CELL);
     let mut s = String::new();
+    let data = label.map_or_else(String::new, |(number, source)| {
+        format!(
+            r#" data-puzzle="{number}" data-source="{}""#,
+            escape(source)
+        )
+    });
     writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"{data}>"#
     )
     .unwrap();
+    if let Some((number, source)) = label {
+        writeln!(s, "<title>puzzle {number} ({})</title>", escape(source)).unwrap();
+    }
     writeln!(
         s,
         r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
@@ -131,6 +151,24 @@ pub fn render(view: &impl View, options: SvgOptions) -> String {
     }
     s.push_str("</g>\n</svg>\n");
     s
+}
+
+/// Text escaped for XML content and attribute values; characters XML cannot hold become `?`.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(ch),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The chains of lines, each as the dots it passes in order, and whether it is closed.
