@@ -182,3 +182,31 @@ fn no_bar_while_a_person_types_puzzles_in() {
         "a bar while a person types: {screen:?}"
     );
 }
+
+#[test]
+#[ignore = "needs util-linux's `script` for a pseudo-terminal: `.ci/run` runs it with --ignored"]
+fn a_long_gen_blanks_shows_where_it_is_on_a_terminal() {
+    let out = std::env::temp_dir().join(format!("slink-gen-{}.out", std::process::id()));
+    // 24x24 takes several seconds of blanking; the line shows after two.
+    let command = format!("{BIN} gen --rows 24 --cols 24 --blanks > {}", out.display());
+    let output = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .output()
+        .expect("script runs");
+    let generated = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(generated.starts_with("24 24\n") && generated.ends_with("0 0\n"));
+    let screen = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = screen
+        .split(['\r', '\n'])
+        .filter(|l| l.contains("blanking clues"))
+        .collect();
+    assert!(!lines.is_empty(), "no progress line: {screen:?}");
+    assert!(
+        lines[0].contains("puzzle 1 of 1") && lines[0].contains(" of 576 tried"),
+        "{lines:?}"
+    );
+    // The line is cleared at the end: the last thing written is the clearing.
+    assert!(screen.trim_end().ends_with("\r\u{1b}[K"), "{screen:?}");
+}
