@@ -84,9 +84,10 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    /// The number of edge `d` on the page: horizontal edges row by row, then vertical ones.
+    /// The number on the page of the edge at (`y`, `x`) of the doubled lattice: horizontal
+    /// edges row by row, then vertical ones.
     fn edge(&self, y: usize, x: usize) -> i64 {
-        let index = if y % 2 == 0 {
+        let index = if y.is_multiple_of(2) {
             (y / 2) * self.cols + x / 2
         } else {
             (self.rows + 1) * self.cols + (y / 2) * (self.cols + 1) + x / 2
@@ -296,11 +297,11 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
 <h1>{{TITLE}}</h1>
 <p id="outcome"></p>
 <div id="controls">
-<button id="first" title="Home">&#9198;</button>
+<button id="first" title="the puzzle (Home)">&#9664;&#9664;</button>
 <button id="prev" title="Left arrow">&#9664;</button>
 <input id="slider" type="range" min="0" value="0">
 <button id="next" title="Right arrow">&#9654;</button>
-<button id="last" title="End">&#9197;</button>
+<button id="last" title="the last step (End)">&#9654;&#9654;</button>
 <span id="counter"></span>
 </div>
 <div id="jumps"></div>
