@@ -499,12 +499,13 @@ fn explain_html_escapes_file_and_rule_directory_names() {
     assert!(json.contains(r"rulesx\u003cimg"), "{json}");
     let data: serde_json::Value = serde_json::from_str(json).expect("the data block is JSON");
     assert!(data["title"].as_str().unwrap().contains(hostile));
+    // The rules the steps used name their file, in the hostile directory.
     assert!(
-        data["steps"]
+        data["rules"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|s| s["title"].as_str().unwrap().contains(hostile)),
+            .any(|r| r["head"].as_str().unwrap().contains(hostile)),
         "{json}"
     );
 }

@@ -56,9 +56,10 @@ pub struct ExplainArgs {
 }
 
 /// Explains every puzzle of the sources; returns the exit status.
-/// The largest puzzle, in cells, that `--html` writes a page for: a page takes about 300
-/// bytes a cell (the board, and every step's edges), and four times that in memory while it
-/// is written, so 500x500 makes a page of about 75 MB.
+/// The largest puzzle, in cells, that `--html` writes a page for: the page stores its steps
+/// as numbers and its script draws the board, so it takes about 40 bytes a cell (500x500
+/// makes a page of about 10 MB); a browser then holds some 4 elements a cell, which is what
+/// the cap is for.
 pub(crate) const MAX_PAGE_CELLS: usize = 250_000;
 
 pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
@@ -142,7 +143,7 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
             let _ = writeln!(
                 err,
                 "slink: puzzle {number} ({}x{}) is too big for an explanation page: a page holds \
-                 at most {MAX_PAGE_CELLS} cells (about 75 MB); explain it as text instead",
+                 at most {MAX_PAGE_CELLS} cells (about 10 MB); explain it as text instead",
                 puzzle.rows, puzzle.cols
             );
             continue;

@@ -9,7 +9,10 @@ use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg};
 use crate::format::words::count;
 use crate::generate::{GenOptions, Generator};
 use clap::Args;
+use std::cell::Cell;
 use std::io::{BufWriter, Write};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 /// Options of `slink gen`.
 #[derive(Args, Debug, Clone)]
@@ -68,6 +71,11 @@ pub fn run(io: &mut Io, args: &GenArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     };
+    let shown = if io.err_terminal && args.blanks {
+        blanking_line(&mut generator, args.count)
+    } else {
+        Rc::default()
+    };
     let mut out = BufWriter::with_capacity(1 << 16, &mut *io.out);
     let mut buffer = Vec::new();
     let mut errors = Vec::new();
@@ -91,6 +99,9 @@ pub fn run(io: &mut Io, args: &GenArgs) -> i32 {
     // Even after a failure, so that the puzzles written so far form a complete stream.
     let end = out.write_all(b"0 0\n").and_then(|()| out.flush());
     drop(out);
+    if shown.get() {
+        io.say_raw("\r\x1b[K");
+    }
     for e in errors {
         say!(io, "{e}");
     }
@@ -112,6 +123,37 @@ pub fn run(io: &mut Io, args: &GenArgs) -> i32 {
         );
     }
     status
+}
+
+/// How long `gen --blanks` runs before its progress line shows.
+const LINE_AFTER: Duration = Duration::from_secs(2);
+
+/// On a terminal: a progress line on standard error (redrawn in place, at most ten times a
+/// second) once blanking clues has taken [`LINE_AFTER`]; the flag says whether it showed.
+fn blanking_line(generator: &mut Generator, count: usize) -> Rc<Cell<bool>> {
+    let shown = Rc::new(Cell::new(false));
+    let flag = Rc::clone(&shown);
+    let started = Instant::now();
+    let mut drawn = started;
+    generator.on_blanking(move |at| {
+        let now = Instant::now();
+        if now - started < LINE_AFTER || now - drawn < Duration::from_millis(100) {
+            return;
+        }
+        drawn = now;
+        flag.set(true);
+        let mut err = std::io::stderr();
+        let _ = write!(
+            err,
+            "\r\x1b[Kslink gen: puzzle {} of {count}: blanking clues, {} of {} tried, {:.0} s elapsed",
+            at.index + 1,
+            at.tried,
+            at.cells,
+            (now - started).as_secs_f64()
+        );
+        let _ = err.flush();
+    });
+    shown
 }
 
 /// Reports a failed write (quietly for a closed pipe) and returns the exit status.

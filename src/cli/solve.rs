@@ -19,10 +19,12 @@ use crate::puzzle::Puzzle;
 use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
 use crate::stats::Stats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{self, Write};
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Solves every puzzle of the given sources; returns the exit status.
@@ -85,7 +87,7 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         unsolved: 0,
         bad_input: false,
         buffer: Vec::new(),
-        progress: Progress::new(io.err_terminal),
+        progress: Progress::new(io.err_terminal && !typed_in(&args.files)),
     };
     // On a terminal, a puzzle that holds the stream for seconds is named (without --timeout).
     if io.err_terminal && args.budget.timeout.is_none() {
@@ -137,6 +139,15 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         let _ = err.write_all(stats.report().as_bytes());
     }
     writer.status()
+}
+
+/// Whether the puzzles come from standard input and that is a terminal: a person typing
+/// them in, who is shown no bar.
+fn typed_in(files: &[std::path::PathBuf]) -> bool {
+    let stdin = Source::of_args(files)
+        .iter()
+        .any(|s| matches!(s, Source::Stdin));
+    stdin && std::io::stdin().is_terminal()
 }
 
 /// One input item, done: a solved puzzle, or a message.
@@ -353,6 +364,11 @@ pub(super) struct Writer {
 }
 
 impl Writer {
+    /// Where the puzzles read ahead end in the input, for the progress bar.
+    pub(super) fn marks(&self) -> Arc<Marks> {
+        self.progress.marks()
+    }
+
     fn status(&self) -> i32 {
         if self.bad_input {
             EXIT_BAD_INPUT
@@ -479,7 +495,7 @@ impl Writer {
                 &format!("slink: puzzle {number} ({source}, {rows}x{cols}): grade: {grade}"),
             );
         }
-        self.progress.tick();
+        self.progress.tick(number);
     }
 }
 
@@ -593,9 +609,15 @@ fn total_bytes(sources: &[Source]) -> Option<u64> {
         .sum()
 }
 
-/// A progress bar on standard error, shown only on a terminal and only once the work has
-/// taken more than a second: puzzles done, the rate, and (when the input is files) how much
-/// of the input is read and the time left.
+/// A progress bar on standard error, shown only on a terminal, only once the work has taken
+/// more than a second, and never while standard input is a terminal (a person typing puzzles
+/// in): puzzles written, their rate, and (when the input is files) how much of the input the
+/// written puzzles cover, with the time left.
+///
+/// Every figure is over the real time since the run started, and the share done is that of
+/// the puzzles written (not of the bytes read, which run ahead by what is in flight), so the
+/// time left is `elapsed * (1 - done) / done`; it shows once there is enough to go on
+/// ([`ESTIMATE_AFTER`] and [`ESTIMATE_SHARE`]).
 struct Progress {
     terminal: bool,
     started: Instant,
@@ -604,7 +626,54 @@ struct Progress {
     total: Option<u64>,
     /// Input bytes read so far.
     read: Arc<AtomicU64>,
+    /// Where in the input each puzzle in flight ends (filled by the reader of `--jobs`).
+    marks: Arc<Marks>,
+    /// Input bytes covered by the puzzles written.
+    position: u64,
     bar: Option<ProgressBar>,
+}
+
+/// How long the run goes before the bar shows.
+const BAR_AFTER: Duration = Duration::from_secs(1);
+/// How long the run goes before the time left is estimated.
+const ESTIMATE_AFTER: Duration = Duration::from_millis(1500);
+/// The share of the input done before the time left is estimated.
+const ESTIMATE_SHARE: f64 = 0.02;
+
+/// Where in the input each puzzle read ahead ends, in reading order: the reader of `--jobs`
+/// notes them, the writer takes them back as it writes the puzzles (so they are few: what
+/// is in flight). Unused (and empty) when the bar is never shown.
+#[derive(Default)]
+pub(super) struct Marks {
+    used: bool,
+    ends: Mutex<VecDeque<(usize, u64)>>,
+}
+
+impl Marks {
+    /// Notes that puzzle `number` ends at byte `end` of the input.
+    pub(super) fn note(&self, number: usize, end: u64) {
+        if self.used {
+            self.ends
+                .lock()
+                .expect("no thread panics holding it")
+                .push_back((number, end));
+        }
+    }
+
+    /// The end of puzzle `number`, forgetting it and those before it; `None` when it was
+    /// not noted.
+    fn take(&self, number: usize) -> Option<u64> {
+        let mut ends = self.ends.lock().expect("no thread panics holding it");
+        let mut end = None;
+        while let Some(&(n, e)) = ends.front() {
+            if n > number {
+                break;
+            }
+            end = Some(e);
+            ends.pop_front();
+        }
+        end
+    }
 }
 
 impl Progress {
@@ -615,34 +684,72 @@ impl Progress {
             done: 0,
             total: None,
             read: Arc::default(),
+            marks: Arc::new(Marks {
+                used: terminal,
+                ends: Mutex::default(),
+            }),
+            position: 0,
             bar: None,
         }
     }
 
-    /// Counts a puzzle done; shows the bar once a second has passed.
-    fn tick(&mut self) {
+    /// The notes of where puzzles end, for a reader that runs ahead of the writer.
+    pub(super) fn marks(&self) -> Arc<Marks> {
+        Arc::clone(&self.marks)
+    }
+
+    /// Counts puzzle `number` written; shows the bar once a second has passed.
+    fn tick(&mut self, number: usize) {
         self.done += 1;
         if !self.terminal {
             return;
         }
+        // Read ahead (`--jobs`): where this puzzle ends; read one at a time: what is read.
+        self.position = match self.marks.take(number) {
+            Some(end) => end,
+            None => self.read.load(Ordering::Relaxed),
+        };
         let elapsed = self.started.elapsed();
-        if self.bar.is_none() && elapsed > Duration::from_secs(1) {
+        if self.bar.is_none() && elapsed > BAR_AFTER {
             let bar = ProgressBar::with_draw_target(self.total, ProgressDrawTarget::stderr());
             let template = if self.total.is_some() {
-                "{spinner} {msg} [{bar:30}] {percent}% read, {elapsed} elapsed, {eta} left"
+                "[{bar:16}] {msg}"
             } else {
-                "{spinner} {msg}, {elapsed} elapsed"
+                "{msg}"
             };
             let style = ProgressStyle::with_template(template)
-                .unwrap_or_else(|_| ProgressStyle::default_spinner());
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
             bar.set_style(style);
             self.bar = Some(bar);
         }
         if let Some(bar) = &self.bar {
-            let rate = self.done as f64 / elapsed.as_secs_f64().max(1e-9);
-            bar.set_message(format!("{} puzzles solved, {rate:.0}/s", self.done));
-            bar.set_position(self.read.load(Ordering::Relaxed));
+            bar.set_message(self.line(elapsed));
+            bar.set_position(self.position);
         }
+    }
+
+    /// The words of the bar after `elapsed`.
+    fn line(&self, elapsed: Duration) -> String {
+        let seconds = elapsed.as_secs_f64();
+        let rate = self.done as f64 / seconds.max(1e-9);
+        let mut line = format!(
+            "{} puzzle{} solved, {rate:.0}/s",
+            self.done,
+            if self.done == 1 { "" } else { "s" }
+        );
+        if let Some(total) = self.total.filter(|&t| t > 0) {
+            let share = (self.position as f64 / total as f64).min(1.0);
+            let _ = write!(line, ", {:.0}% done", 100.0 * share);
+            let _ = write!(line, ", {} elapsed", duration_words(seconds));
+            if elapsed >= ESTIMATE_AFTER && share >= ESTIMATE_SHARE {
+                let left = seconds * (1.0 - share) / share;
+                let _ = write!(line, ", about {} left", duration_words(left));
+            }
+        } else {
+            let _ = write!(line, ", {} elapsed", duration_words(seconds));
+        }
+        line
     }
 
     /// Writes a message line, keeping the bar below it.
@@ -661,6 +768,21 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// `4.2 s`, `17 s`, `3 min 05 s`, `1 h 02 min`.
+fn duration_words(seconds: f64) -> String {
+    if seconds < 10.0 {
+        format!("{seconds:.1} s")
+    } else if seconds < 60.0 {
+        format!("{:.0} s", seconds.floor())
+    } else if seconds < 3600.0 {
+        let s = seconds as u64;
+        format!("{} min {:02} s", s / 60, s % 60)
+    } else {
+        let m = (seconds / 60.0) as u64;
+        format!("{} h {:02} min", m / 60, m % 60)
     }
 }
 

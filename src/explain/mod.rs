@@ -12,7 +12,6 @@ use crate::board::{Board, CROSS, LINE, ProbeNote, Reason, contradiction::describ
 use crate::deduce::Deducer;
 use crate::format::view::{Edge, Picture};
 use crate::rules::compile::RuleBook;
-use crate::rules::draw::{draw, draw_framed};
 use std::fmt::Write as _;
 
 /// One edge a step decided: doubled-grid coordinates and its new state.
@@ -197,21 +196,6 @@ impl Step {
         }
         s
     }
-
-    /// The rule's `when` and `then` pictures as it was used (in its symmetry), for a rule step.
-    pub fn rule_pictures(&self, book: &RuleBook) -> Option<(String, String)> {
-        let Reason::Rule { variant, .. } = self.reason else {
-            return None;
-        };
-        let v = &book.variants[variant as usize];
-        let mut then = v.premise.clone();
-        then.extend(v.conclusion.iter().copied());
-        let frame: Vec<_> = v.conclusion.iter().map(|f| f.at).collect();
-        Some((
-            draw_framed(&v.dots, &v.premise, &frame, 0),
-            draw(&v.dots, &then, 0),
-        ))
-    }
 }
 
 /// The most steps of a probe's chain an explanation names one by one.
@@ -358,7 +342,6 @@ mod tests {
                 assert!(!title.is_empty());
                 if let Reason::Rule { .. } = step.reason {
                     assert!(title.contains(".rules:"), "{title}");
-                    assert!(step.rule_pictures(solver.book()).is_some());
                 }
             }
         }

@@ -11,24 +11,28 @@ use super::{Rng, Solution, same_loop};
 use crate::puzzle::Puzzle;
 use crate::solve::{Outcome, Solver};
 
-/// Blanks what clues it can of a puzzle that `judge` finishes with `solution`.
+/// Blanks what clues it can of a puzzle that `judge` finishes with `solution`; `tried` is
+/// told after each clue how many of them are tried, and of how many.
 pub fn blank_clues(
     judge: &mut Solver,
     puzzle: &Puzzle,
     solution: &Solution,
     rng: &mut Rng,
+    tried: &mut dyn FnMut(usize, usize),
 ) -> Puzzle {
     let mut puzzle = puzzle.clone();
     let mut order: Vec<usize> = (0..puzzle.clues.len()).collect();
     for i in (1..order.len()).rev() {
         order.swap(i, rng.index(i + 1));
     }
-    for cell in order {
+    let cells = order.len();
+    for (k, cell) in order.into_iter().enumerate() {
         let clue = puzzle.clues[cell].take();
         let (board, outcome) = judge.solve(&puzzle);
         if outcome != Outcome::Solved || !same_loop(&board, solution) {
             puzzle.clues[cell] = clue;
         }
+        tried(k + 1, cells);
     }
     puzzle
 }

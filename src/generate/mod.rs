@@ -542,6 +542,17 @@ pub struct Generator {
     solver: Solver,
     next_index: u64,
     stats: GenStats,
+    /// Called as clues are blanked (see [`Generator::on_blanking`]).
+    blanking: Option<Box<dyn FnMut(Blanking)>>,
+}
+
+/// Where the blanking of a puzzle's clues is (for a progress line): puzzle `index` of the run
+/// has had `tried` of its `cells` clues tried.
+#[derive(Clone, Copy, Debug)]
+pub struct Blanking {
+    pub index: u64,
+    pub tried: usize,
+    pub cells: usize,
 }
 
 impl Generator {
@@ -555,7 +566,14 @@ impl Generator {
             solver,
             next_index: 0,
             stats: GenStats::default(),
+            blanking: None,
         })
+    }
+
+    /// Calls `hook` after each clue tried while blanking clues (`with_blanks`), so that a long
+    /// run can show where it is.
+    pub fn on_blanking(&mut self, hook: impl FnMut(Blanking) + 'static) {
+        self.blanking = Some(Box::new(hook));
     }
 
     /// A generator of puzzles that the built-in rules ([`RuleSet::builtin`]) finish (the
@@ -599,7 +617,23 @@ impl Generator {
                 Outcome::Solved => {
                     self.stats.puzzles += 1;
                     let puzzle = if self.options.blanks {
-                        blanks::blank_clues(&mut self.solver, &puzzle, &solution, &mut rng)
+                        let hook = &mut self.blanking;
+                        let mut tried = |tried, cells| {
+                            if let Some(hook) = hook.as_mut() {
+                                hook(Blanking {
+                                    index,
+                                    tried,
+                                    cells,
+                                });
+                            }
+                        };
+                        blanks::blank_clues(
+                            &mut self.solver,
+                            &puzzle,
+                            &solution,
+                            &mut rng,
+                            &mut tried,
+                        )
                     } else {
                         puzzle
                     };
