@@ -5,6 +5,7 @@
 //! Replaying the steps in order on the bare puzzle rebuilds exactly the final board
 //! ([`replay`]).
 
+pub mod hint;
 pub mod html;
 
 use crate::board::{Board, CROSS, LINE, ProbeNote, Reason, contradiction::describe_point};
