@@ -345,7 +345,7 @@ pub fn read_pzprv3(name: &str, text: &str, max_cells: usize) -> Result<Picture, 
                     name,
                     number,
                     1,
-                    format!("the file ends where {count} lines of {what} were expected"),
+                    format!("the file ends before all its lines of {what} ({count})"),
                 ));
             }
             let mut items = 0;
