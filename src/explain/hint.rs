@@ -210,7 +210,7 @@ pub fn marks_of(picture: &Picture) -> Vec<Decided> {
     let mut marks = Vec::new();
     for y in 0..=2 * picture.rows {
         let r = y / 2;
-        if y % 2 == 0 {
+        if y.is_multiple_of(2) {
             for c in 0..picture.cols {
                 let edge = picture.h(r, c);
                 if edge != Edge::Unknown {
@@ -235,7 +235,7 @@ pub fn marks_of(picture: &Picture) -> Vec<Decided> {
 
 /// The mark of the edge at doubled-grid point (y, x).
 fn mark_at(picture: &Picture, y: usize, x: usize) -> Edge {
-    if y % 2 == 0 {
+    if y.is_multiple_of(2) {
         picture.h(y / 2, x / 2)
     } else {
         picture.v(y / 2, x / 2)
@@ -356,7 +356,7 @@ fn place_of(variant: &crate::rules::expand::Variant) -> crate::geometry::Pos {
 /// and (2, 4), the top side of cell (2, 3)`.
 pub fn place_words(rows: usize, cols: usize, y: usize, x: usize) -> String {
     let (r, c) = (y / 2, x / 2);
-    if y % 2 == 0 {
+    if y.is_multiple_of(2) {
         let side = if r < rows {
             format!("the top side of cell ({r}, {c})")
         } else {

@@ -107,7 +107,7 @@ fn read_one_framed(
     max_cells: usize,
 ) -> Result<(Picture, usize), String> {
     let top = lines.get(k).map(Vec::as_slice).unwrap_or_default();
-    if !is_hashes(top) || (top.len() - 5) % 4 != 0 {
+    if !is_hashes(top) || !(top.len() - 5).is_multiple_of(4) {
         return Err(at(
             name,
             k + 1,
@@ -150,7 +150,7 @@ fn read_one_framed(
         }
     }
     let grid = &lines[k + 2..bottom - 1];
-    if grid.len() < 3 || grid.len() % 2 == 0 {
+    if grid.len() < 3 || grid.len().is_multiple_of(2) {
         return Err(at(
             name,
             k + 3,
