@@ -342,6 +342,19 @@ fn bad_boards_are_named_with_their_place() {
         assert_eq!(run.status, 2, "{text}");
         assert!(run.stderr.contains(message), "{text}: {}", run.stderr);
     }
+    // Frames cut short, and a size whose lines are not there: refused, no panic.
+    for text in [
+        "#########\n#########\n",
+        "1\n#############\n#           #\n#############\n",
+        "#############\n#           #\n# +   +   + #\n#           #\n#############\n",
+        "#############\n",
+        "1\n",
+        "pzprv3\nslither\n5000\n5000\n",
+    ] {
+        let run = slink(&["hint"], text.as_bytes());
+        assert_eq!(run.status, 2, "{text}: {}", run.stdout_text());
+        assert!(run.stderr.contains("<stdin>:"), "{text}: {}", run.stderr);
+    }
     let run = slink(&["hint", "tests/data"], b"");
     assert_eq!(run.status, 2);
     assert!(run.stderr.contains("it is a directory"), "{}", run.stderr);
@@ -371,6 +384,34 @@ fn where_no_rule_applies_the_first_deducer_step_is_named() {
     assert!(
         run.stdout_text()
             .contains("deduction finds no step from here"),
+        "{}",
+        run.stdout_text()
+    );
+}
+
+#[test]
+fn urls_are_boards_without_marks_and_unchecked_marks_are_said() {
+    let run = slink(&["hint", "https://puzz.link/p?slither/5/5/cbcbcddad"], b"");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout_text().starts_with("board 1 (<url>, 5x5, 0 lines and 0 crosses): the marks are right; the next step (a level-1 rule):"),
+        "{}",
+        run.stdout_text()
+    );
+    // Search off, and deduction alone does not finish this one: a step, marks unchecked.
+    let run = slink(
+        &[
+            "hint",
+            "--no-search",
+            "--no-probing",
+            "tests/data/hint-stuck.txt",
+        ],
+        b"",
+    );
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(
+        run.stdout_text()
+            .contains("the marks are not checked (search is off"),
         "{}",
         run.stdout_text()
     );

@@ -185,6 +185,11 @@ fn write_hint(
         plural(marks.len() - lines, "cross", "crosses")
     );
     let hint = hinter.hint(board, all);
+    let right = if hint.checked {
+        "the marks are right"
+    } else {
+        "the marks are not checked (search is off, and deduction alone does not finish the puzzle)"
+    };
     let several = if hint.several {
         " (the puzzle has several solutions; the marks agree with some of them)"
     } else {
@@ -233,7 +238,7 @@ fn write_hint(
         Verdict::NoStep => {
             let _ = writeln!(
                 text,
-                "{head}: the marks are right{several}, but deduction finds no step from here: only a guess goes on"
+                "{head}: {right}{several}, but deduction finds no step from here: only a guess goes on"
             );
             false
         }
@@ -247,7 +252,7 @@ fn write_hint(
             } else {
                 format!("{} ({kind})", plural(steps.len(), "step", "steps"))
             };
-            let _ = writeln!(text, "{head}: the marks are right{several}; {what}:");
+            let _ = writeln!(text, "{head}: {right}{several}; {what}:");
             let _ = writeln!(text, "{legend}");
             for (k, step) in steps.iter().enumerate() {
                 write_step(text, hinter.book(), k + 1, step);

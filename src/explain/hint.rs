@@ -49,6 +49,9 @@ pub struct Hint {
     /// Whether the puzzle has more than one solution (the marks were checked for agreeing
     /// with some solution, not with the only one).
     pub several: bool,
+    /// Whether the marks were checked against a solution (not when search is off and
+    /// deduction alone does not finish the puzzle).
+    pub checked: bool,
 }
 
 /// Gives hints with one rule book: a solver for the answer and one that keeps reasons.
@@ -87,6 +90,7 @@ impl Hinter {
         let marks = marks_of(board);
         let attempt = self.answer.attempt(&puzzle);
         let mut several = false;
+        let mut checked = true;
         match &attempt.outcome {
             Outcome::Solved => {
                 let wrong: Vec<Decided> = marks
@@ -103,6 +107,7 @@ impl Hinter {
                     return Hint {
                         verdict: Verdict::Wrong(wrong),
                         several,
+                        checked: true,
                     };
                 }
                 let complete = attempt.board.grid_edges().all(|e| {
@@ -114,6 +119,7 @@ impl Hinter {
                     return Hint {
                         verdict: Verdict::Solved,
                         several,
+                        checked: true,
                     };
                 }
             }
@@ -126,12 +132,14 @@ impl Hinter {
                         return Hint {
                             verdict: Verdict::Clash(c.to_string()),
                             several,
+                            checked: true,
                         };
                     }
                     Outcome::Limit { limit, .. } => {
                         return Hint {
                             verdict: Verdict::Unchecked(limit.to_string()),
                             several,
+                            checked: false,
                         };
                     }
                     _ => {}
@@ -141,21 +149,28 @@ impl Hinter {
                 return Hint {
                     verdict: Verdict::NoSolution(c.to_string()),
                     several,
+                    checked: true,
                 };
             }
             Outcome::Limit { limit, .. } => {
                 return Hint {
                     verdict: Verdict::Unchecked(limit.to_string()),
                     several,
+                    checked: false,
                 };
             }
             Outcome::Stuck { .. } => {
                 // Search is off: the marks cannot be checked against a solution, but a step
                 // can still be named (the rules are sound whatever the solution).
+                checked = false;
             }
         }
         let verdict = self.next_steps(board, &marks, all);
-        Hint { verdict, several }
+        Hint {
+            verdict,
+            several,
+            checked,
+        }
     }
 
     /// The easiest steps from the marked board (the marks agree with a solution).

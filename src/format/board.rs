@@ -139,6 +139,14 @@ fn read_one_framed(
             ),
         ));
     }
+    if bottom < k + 5 {
+        return Err(at(
+            name,
+            bottom + 1,
+            1,
+            "this board's frame ends before it holds a grid (at least 3 grid lines)",
+        ));
+    }
     for i in [k + 1, bottom - 1] {
         if i <= k || i >= bottom || !is_empty_row(&lines[i], width) {
             return Err(at(
@@ -323,6 +331,20 @@ pub fn read_pzprv3(name: &str, text: &str, max_cells: usize) -> Result<Picture, 
             k + 3,
             1,
             format!("the board has {rows}x{cols} cells, more than --max-cells {max_cells}"),
+        ));
+    }
+    // A large board's lines are all there before its memory is taken (a small one is read
+    // line by line, and a short file named where it ends).
+    let needed = k + 4 + rows * (3 + version) + 1;
+    if rows * cols > 100_000 && lines.len() < needed {
+        return Err(at(
+            name,
+            lines.len() + 1,
+            1,
+            format!(
+                "the file ends early: a {rows}x{cols} board takes {} lines after its size",
+                needed - k - 4
+            ),
         ));
     }
     let mut picture = Picture::blank(&Puzzle {
