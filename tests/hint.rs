@@ -416,3 +416,38 @@ fn urls_are_boards_without_marks_and_unchecked_marks_are_said() {
         run.stdout_text()
     );
 }
+
+#[test]
+fn marks_that_clash_on_a_puzzle_with_several_solutions_name_the_marks_to_blame() {
+    // A 2x3 puzzle with one clue (many solutions); the marks run a line into the corner
+    // and cross the edge it would have to turn down.
+    let run = slink(&["hint", "tests/data/hint-clash.txt"], b"");
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    let out = run.stdout_text();
+    assert!(
+        out.contains(
+            "no solution agrees with all the marks together: the loop would end at dot (0, 0)"
+        ),
+        "{out}"
+    );
+    let blamed: Vec<&str> = out.lines().filter(|l| l.starts_with("    ")).collect();
+    assert_eq!(
+        blamed,
+        [
+            "    line h(0,0), the edge between dots (0, 0) and (0, 1), the top side of cell (0, 0)",
+            "    cross v(0,0), the edge between dots (0, 0) and (1, 0), the left side of cell (0, 0)",
+        ],
+        "{out}"
+    );
+    // Without the cross, the marks agree with some solution.
+    let fixed = std::fs::read_to_string(data("hint-clash.txt"))
+        .unwrap()
+        .replace("# x           | #", "#             | #");
+    let run = slink(&["hint"], fixed.as_bytes());
+    assert!(
+        run.stdout_text()
+            .contains("the marks are right (the puzzle has several solutions"),
+        "{}",
+        run.stdout_text()
+    );
+}

@@ -213,11 +213,20 @@ fn write_hint(
             }
             false
         }
-        Verdict::Clash(why) => {
+        Verdict::Clash(why, suspects) => {
             let _ = writeln!(
                 text,
-                "{head}: no solution agrees with all the marks together: {why}{several}"
+                "{head}: no solution agrees with all the marks together: {why}"
             );
+            if !suspects.is_empty() {
+                let _ = writeln!(
+                    text,
+                    "taking away any one of these marks would leave a solution:\n{legend}"
+                );
+                for m in suspects {
+                    let _ = writeln!(text, "    {}", suspect_words(board, m));
+                }
+            }
             false
         }
         Verdict::NoSolution(why) => {
@@ -271,6 +280,20 @@ fn wrong_words(board: &Picture, m: &Decided) -> String {
         ("cross", "the loop runs there")
     };
     format!("{mark} {}, {place}: {truth}", m.name())
+}
+
+/// A mark to blame in words: what it is and where.
+fn suspect_words(board: &Picture, m: &Decided) -> String {
+    let mark = if m.edge == Edge::Line {
+        "line"
+    } else {
+        "cross"
+    };
+    format!(
+        "{mark} {}, {}",
+        m.name(),
+        place_words(board.rows, board.cols, m.y, m.x)
+    )
 }
 
 /// One step: its title and edges, and for a rule its pictures as used.

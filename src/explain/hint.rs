@@ -22,8 +22,10 @@ pub enum Verdict {
     /// These marks disagree with the puzzle's only solution (each as the person made it).
     Wrong(Vec<Decided>),
     /// No solution agrees with all the marks together (the puzzle has several solutions, so
-    /// no single mark can be blamed); why, in words.
-    Clash(String),
+    /// no mark disagrees with the only one): why, in words, and the marks whose removal
+    /// alone would leave a solution (looked for on boards of at most [`SUSPECTS_TRIED`]
+    /// marks).
+    Clash(String, Vec<Decided>),
     /// The puzzle itself has no solution; why, in words.
     NoSolution(String),
     /// A budget ran out before the puzzle was solved, so the marks could not be checked.
@@ -53,6 +55,10 @@ pub struct Hint {
     /// deduction alone does not finish the puzzle).
     pub checked: bool,
 }
+
+/// The most marks a board may have for a hint to look for the one mark to blame when the
+/// marks clash on a puzzle with several solutions (one solve per mark).
+pub const SUSPECTS_TRIED: usize = 200;
 
 /// Gives hints with one rule book: a solver for the answer and one that keeps reasons.
 pub struct Hinter {
@@ -129,8 +135,9 @@ impl Hinter {
                 let with_marks = self.answer.attempt_from(&puzzle, &givens);
                 match with_marks.outcome {
                     Outcome::Contradiction(c) => {
+                        let suspects = self.suspects(&puzzle, &marks);
                         return Hint {
-                            verdict: Verdict::Clash(c.to_string()),
+                            verdict: Verdict::Clash(c.to_string(), suspects),
                             several,
                             checked: true,
                         };
@@ -173,6 +180,27 @@ impl Hinter {
         }
     }
 
+    /// The marks each of which, taken away alone, leaves a solution that agrees with the
+    /// others (none when there are more than [`SUSPECTS_TRIED`] marks).
+    fn suspects(&mut self, puzzle: &crate::puzzle::Puzzle, marks: &[Decided]) -> Vec<Decided> {
+        if marks.len() > SUSPECTS_TRIED {
+            return Vec::new();
+        }
+        let mut suspects = Vec::new();
+        for k in 0..marks.len() {
+            let mut others = marks.to_vec();
+            others.remove(k);
+            let outcome = self
+                .answer
+                .attempt_from(puzzle, &givens_of(&others))
+                .outcome;
+            if matches!(outcome, Outcome::Solved | Outcome::Several) {
+                suspects.push(marks[k]);
+            }
+        }
+        suspects
+    }
+
     /// The easiest steps from the marked board (the marks agree with a solution).
     fn next_steps(&mut self, picture: &Picture, marks: &[Decided], all: bool) -> Verdict {
         let puzzle = picture.puzzle();
@@ -181,7 +209,7 @@ impl Hinter {
         for m in marks {
             let i = board.index(m.y as isize, m.x as isize);
             if let Err(c) = board.set_edge(i, state_of(m.edge), Reason::Given) {
-                return Verdict::Clash(c.to_string());
+                return Verdict::Clash(c.to_string(), Vec::new());
             }
         }
         let single_loop = book.single_loop_rules_apply(&puzzle);
