@@ -178,13 +178,26 @@ fn read_one_framed(
             format!("the board has {rows}x{cols} cells, more than --max-cells {max_cells}"),
         ));
     }
+    let picture = read_grid(name, grid, k + 3, rows, cols)?;
+    Ok((picture, bottom + 1))
+}
+
+/// Reads the grid lines of a framed board (the first on 1-based line `first`).
+fn read_grid(
+    name: &str,
+    grid: &[Vec<char>],
+    first: usize,
+    rows: usize,
+    cols: usize,
+) -> Result<Picture, String> {
+    let width = 4 * cols + 5;
     let mut picture = Picture::blank(&Puzzle {
         rows,
         cols,
         clues: vec![None; rows * cols],
     });
     for (y, line) in grid.iter().enumerate() {
-        let number = k + 3 + y;
+        let number = first + y;
         if line.len() != width || line[0] != '#' || line[width - 1] != '#' {
             return Err(at(
                 name,
@@ -279,7 +292,56 @@ fn read_one_framed(
             }
         }
     }
-    Ok((picture, bottom + 1))
+    Ok(picture)
+}
+
+/// Reads one block of a `pzprv3` file from 0-based line `*next` on: `count` lines of `per`
+/// space-separated items each, each item handed to `item` with its line and place in it.
+fn read_block(
+    name: &str,
+    lines: &[&str],
+    next: &mut usize,
+    (count, per, what): (usize, usize, &str),
+    item: &mut dyn FnMut(usize, usize, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    for r in 0..count {
+        let number = *next + 1;
+        let Some(text) = lines.get(*next) else {
+            return Err(at(
+                name,
+                number,
+                1,
+                format!("the file ends before all its lines of {what} ({count})"),
+            ));
+        };
+        let mut items = 0;
+        let mut column = 1;
+        for token in text.split(' ') {
+            if !token.is_empty() {
+                if items == per {
+                    return Err(at(
+                        name,
+                        number,
+                        column,
+                        format!("more than {per} items on a line of {what}"),
+                    ));
+                }
+                item(r, items, token).map_err(|m| at(name, number, column, m))?;
+                items += 1;
+            }
+            column += token.chars().count() + 1;
+        }
+        if items < per {
+            return Err(at(
+                name,
+                number,
+                column,
+                format!("{items} items on a line of {what}, {per} expected"),
+            ));
+        }
+        *next += 1;
+    }
+    Ok(())
 }
 
 /// Reads a `pzprv3` Slitherlink file.
@@ -353,53 +415,12 @@ pub fn read_pzprv3(name: &str, text: &str, max_cells: usize) -> Result<Picture, 
         clues: vec![None; rows * cols],
     });
     let mut next = k + 4;
-    // One block of `count` lines of `per` items each, each item read by `item`.
-    let mut block = |count: usize,
-                     per: usize,
-                     what: &str,
-                     item: &mut dyn FnMut(usize, usize, &str) -> Result<(), String>|
-     -> Result<(), String> {
-        for r in 0..count {
-            let number = next + 1;
-            let text = line(next);
-            if next >= lines.len() {
-                return Err(at(
-                    name,
-                    number,
-                    1,
-                    format!("the file ends before all its lines of {what} ({count})"),
-                ));
-            }
-            let mut items = 0;
-            let mut column = 1;
-            for token in text.split(' ') {
-                if !token.is_empty() {
-                    if items == per {
-                        return Err(at(
-                            name,
-                            number,
-                            column,
-                            format!("more than {per} items on a line of {what}"),
-                        ));
-                    }
-                    item(r, items, token).map_err(|m| at(name, number, column, m))?;
-                    items += 1;
-                }
-                column += token.chars().count() + 1;
-            }
-            if items < per {
-                return Err(at(
-                    name,
-                    number,
-                    column,
-                    format!("{items} items on a line of {what}, {per} expected"),
-                ));
-            }
-            next += 1;
-        }
-        Ok(())
-    };
-    block(rows, cols, "clues", &mut |r, c, token| {
+    let mut block =
+        |shape: (usize, usize, &str),
+         item: &mut dyn FnMut(usize, usize, &str) -> Result<(), String>| {
+            read_block(name, &lines, &mut next, shape, item)
+        };
+    block((rows, cols, "clues"), &mut |r, c, token| {
         picture.clues[r * cols + c] = match token {
             "." | "-" => None,
             "0" | "1" | "2" | "3" => Some(token.as_bytes()[0] - b'0'),
@@ -411,7 +432,7 @@ pub fn read_pzprv3(name: &str, text: &str, max_cells: usize) -> Result<Picture, 
         Ok(())
     })?;
     if version == 1 {
-        block(rows, cols, "cell colours", &mut |_, _, token| {
+        block((rows, cols, "cell colours"), &mut |_, _, token| {
             token
                 .parse::<i64>()
                 .map(|_| ())
@@ -429,11 +450,11 @@ pub fn read_pzprv3(name: &str, text: &str, max_cells: usize) -> Result<Picture, 
         }
     };
     let mut marks = Vec::new();
-    block(rows, cols + 1, "vertical edges", &mut |r, c, token| {
+    block((rows, cols + 1, "vertical edges"), &mut |r, c, token| {
         marks.push((2 * r + 1, 2 * c, edge(token)?));
         Ok(())
     })?;
-    block(rows + 1, cols, "horizontal edges", &mut |r, c, token| {
+    block((rows + 1, cols, "horizontal edges"), &mut |r, c, token| {
         marks.push((2 * r, 2 * c + 1, edge(token)?));
         Ok(())
     })?;
