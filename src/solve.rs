@@ -1,6 +1,6 @@
 //! Solving one puzzle with a rule book: lay out the board, deduce (rules, loop closure, colouring, probing), search when deduction is stuck, and name the outcome.
 
-use crate::board::{Board, Contradiction, Tracking};
+use crate::board::{Board, Contradiction, Reason, Tracking};
 use crate::deduce::budget::{Budget, Halt, Limit};
 use crate::deduce::probing::Prober;
 use crate::deduce::search::{Found, SearchCounts, exhausted, search};
@@ -145,15 +145,28 @@ impl Solver {
 
     /// Solves a puzzle and reports what it took.
     pub fn attempt(&mut self, puzzle: &Puzzle) -> Attempt {
-        self.run(puzzle, None)
+        self.run(puzzle, None, &[])
+    }
+
+    /// Solves a puzzle from marks already made: each `(y, x, state)` (an edge on the doubled
+    /// grid, [`crate::board::LINE`] or [`crate::board::CROSS`]) is set as given
+    /// ([`Reason::Given`]) before deduction starts. Marks that break a clue or a dot at once
+    /// end the attempt as a contradiction.
+    pub fn attempt_from(&mut self, puzzle: &Puzzle, givens: &[(usize, usize, u8)]) -> Attempt {
+        self.run(puzzle, None, givens)
     }
 
     /// Solves a puzzle, adding what each variant did to `tally`.
     pub fn attempt_counting(&mut self, puzzle: &Puzzle, tally: &mut Tally) -> Attempt {
-        self.run(puzzle, Some(tally))
+        self.run(puzzle, Some(tally), &[])
     }
 
-    fn run(&mut self, puzzle: &Puzzle, tally: Option<&mut Tally>) -> Attempt {
+    fn run(
+        &mut self,
+        puzzle: &Puzzle,
+        tally: Option<&mut Tally>,
+        givens: &[(usize, usize, u8)],
+    ) -> Attempt {
         let switches = self.switches();
         let tracking = Tracking {
             closures: switches.contains(Deducer::LoopClosure),
@@ -166,6 +179,17 @@ impl Solver {
             }
             None => Board::new(puzzle, self.book.margin, tracking),
         };
+        let mut board = board;
+        for &(y, x, state) in givens {
+            let i = board.index(y as isize, x as isize);
+            if let Err(c) = board.set_edge(i, state, Reason::Given) {
+                return Attempt {
+                    board,
+                    outcome: Outcome::Contradiction(c),
+                    report: Report::default(),
+                };
+            }
+        }
         let stride = board.stride();
         let book = &self.book;
         let single_loop = book.single_loop_rules_apply(puzzle);

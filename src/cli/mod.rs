@@ -7,6 +7,7 @@ mod corpus;
 mod discover;
 mod explain;
 mod generate;
+mod hint;
 mod input;
 mod interrupt;
 mod io;
@@ -61,8 +62,12 @@ enum Command {
     /// Explain each puzzle's solution step by step: every rule (file and line), symmetry,
     /// place and the edges it decided; as text, or as an HTML page to step through.
     Explain(explain::ExplainArgs),
-    /// Convert puzzles between the stream format and puzz.link URLs, without solving.
+    /// Convert puzzles between the stream format, puzz.link URLs and boards with marks
+    /// (framed pictures, pzprjs `pzprv3` files), without solving.
     Convert(convert::ConvertArgs),
+    /// For a half-solved board (lines and crosses made so far): which marks are wrong, or
+    /// else the easiest next step from the board as it is.
+    Hint(hint::HintArgs),
     /// Generate random Slink puzzles that the built-in rules finish (so each has one solution).
     Gen(generate::GenArgs),
 }
@@ -538,5 +543,6 @@ pub fn run_with(args: Vec<OsString>, io: &mut Io) -> i32 {
         Some(Command::Explain(args)) => explain::run(io, &args),
         Some(Command::Convert(args)) => convert::run(io, &args),
         Some(Command::Gen(args)) => generate::run(io, &args),
+        Some(Command::Hint(args)) => hint::run(io, &args),
     }
 }

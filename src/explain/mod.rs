@@ -5,6 +5,7 @@
 //! Replaying the steps in order on the bare puzzle rebuilds exactly the final board
 //! ([`replay`]).
 
+pub mod hint;
 pub mod html;
 pub mod index;
 
@@ -12,6 +13,7 @@ use crate::board::{Board, CROSS, LINE, ProbeNote, Reason, contradiction::describ
 use crate::deduce::Deducer;
 use crate::format::view::{Edge, Picture};
 use crate::rules::compile::RuleBook;
+use crate::rules::draw::{draw, draw_framed};
 use std::fmt::Write as _;
 
 /// One edge a step decided: doubled-grid coordinates and its new state.
@@ -195,6 +197,21 @@ impl Step {
             write!(s, "{word} {}", d.name()).unwrap();
         }
         s
+    }
+    /// The rule's `when` and `then` pictures as it was used (in its symmetry), for a rule step
+    /// (`slink hint` prints them).
+    pub fn rule_pictures(&self, book: &RuleBook) -> Option<(String, String)> {
+        let Reason::Rule { variant, .. } = self.reason else {
+            return None;
+        };
+        let v = &book.variants[variant as usize];
+        let mut then = v.premise.clone();
+        then.extend(v.conclusion.iter().copied());
+        let frame: Vec<_> = v.conclusion.iter().map(|f| f.at).collect();
+        Some((
+            draw_framed(&v.dots, &v.premise, &frame, 0),
+            draw(&v.dots, &then, 0),
+        ))
     }
 }
 
