@@ -10,7 +10,7 @@ use crate::engine::{Engine, Tally, Workspace};
 use crate::puzzle::Puzzle;
 use crate::rules::compile::{RuleBook, StageCache};
 use crate::verify::check_answer;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How solving a puzzle ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -245,6 +245,7 @@ fn finish<const C: bool>(
         }
         if board.unknown() > 0 && switches.contains(Deducer::Search) {
             let mut found = Found::default();
+            let searching = Instant::now();
             let result = search(&mut board, &mut budget, &mut report.search, &mut found);
             let no_solution = exhausted(&board);
             let any = found.first.is_some();
@@ -255,7 +256,13 @@ fn finish<const C: bool>(
                 // Its own counts: the grade and the statistics stay those of the verdict.
                 let mut counts = SearchCounts::default();
                 let options = asked.unwrap_or_default();
-                ambiguity = analyse(&mut board, first, options, &mut budget, &mut counts).ok();
+                // Unasked, it may take a bounded time past the verdict's (see AUTO_TIME).
+                let mut own = match asked {
+                    Some(_) => None,
+                    None => Some(auto_budget(&budget, searching.elapsed())),
+                };
+                let budget = own.as_mut().unwrap_or(&mut budget);
+                ambiguity = analyse(&mut board, first, options, budget, &mut counts).ok();
             }
             if let Some(first) = found.first {
                 board = first;
@@ -292,6 +299,19 @@ fn finish<const C: bool>(
         ambiguity,
     };
     (attempt, engine.take_workspace())
+}
+
+/// Unasked (no `--count`, no `--suggest`), working out the facts of a puzzle with several
+/// answers takes at most this long, or this many times the search's time if longer.
+const AUTO_TIME: (Duration, u32) = (Duration::from_secs(1), 2);
+
+/// The budget of an unasked ambiguity analysis (see [`AUTO_TIME`]), within the puzzle's.
+fn auto_budget(budget: &Budget, search: Duration) -> Budget {
+    let mut time = AUTO_TIME.0.max(search * AUTO_TIME.1);
+    if let Some(deadline) = budget.deadline() {
+        time = time.min(deadline.saturating_duration_since(Instant::now()));
+    }
+    Budget::new(budget.nodes_left(), Some(time))
 }
 
 /// Probes until probing is stuck; whenever probing decided something, the whole-board

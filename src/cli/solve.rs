@@ -466,22 +466,28 @@ fn suggestion_lines(a: &Ambiguity) -> Vec<String> {
     if a.solutions <= 1 {
         return Vec::new();
     }
+    let mut lines: Vec<String> = Vec::new();
     if a.suggestions.is_empty() {
-        return vec!["suggest: no clue to propose".to_string()];
+        lines.push("suggest: no clue to propose".to_string());
     }
-    a.suggestions
-        .iter()
-        .map(|s| {
-            let what = match s.undetermined {
-                0 => "makes the answer unique".to_string(),
-                u => format!("leaves {u} edges undetermined (no single clue makes it unique)"),
-            };
-            format!(
-                "suggest: clue {} in cell ({}, {}) (row, column from 0) {what}",
-                s.clue, s.row, s.col
-            )
-        })
-        .collect()
+    if a.cut_short {
+        lines.push(format!(
+            "suggest: the search for clues was cut short after {} s (or at the puzzle's \
+             budget); the clues below are the best found by then",
+            crate::deduce::ambiguity::SUGGEST_TIME.as_secs()
+        ));
+    }
+    lines.extend(a.suggestions.iter().map(|s| {
+        let what = match s.undetermined {
+            0 => "makes the answer unique".to_string(),
+            u => format!("leaves {u} edges undetermined (no single clue makes it unique)"),
+        };
+        format!(
+            "suggest: clue {} in cell ({}, {}) (row, column from 0) {what}",
+            s.clue, s.row, s.col
+        )
+    }));
+    lines
 }
 
 /// The total size of the sources when they are all files (for the time left).

@@ -1,9 +1,10 @@
 //! Ambiguity of a puzzle with several answers, from complete SAT searches on what deduction left: the edges every answer shares (facts) and those that differ, the answers counted up to a bound (independent parts counted apart, their counts multiplied), and single clues that make the answer unique.
 //!
-//! Facts: with the first answer `S0` in hand, the solver is asked for an answer that differs
-//! from `S0` on some edge not yet settled (one clause under a guard). Each answer found
-//! settles every edge where it differs from `S0`; UNSAT proves every edge still open the
-//! same in all answers. Deduction's edges are facts already (every rule and deducer is sound).
+//! Facts: with the first answer `S0` in hand, for each edge no answer found so far differs
+//! on, the solver is asked for an answer with that edge flipped (an assumption). Each answer
+//! found settles every edge where it differs from `S0` (on a 30x30 grid with half its clues
+//! blanked, 70 questions settle 1335 edges); UNSAT proves the edge the same in every answer.
+//! Deduction's edges are facts already (every rule and deducer is sound).
 //!
 //! Count: answers are blocked one by one (under a guard) up to the bound, unless the
 //! undetermined edges split into parts that share no dot and no clue cell while some line is
@@ -27,6 +28,9 @@ use batsat::{BasicSolver, Lit, SolverInterface, Var, lbool};
 
 /// At most this many suggestions.
 pub const MAX_SUGGESTIONS: usize = 5;
+
+/// The search for suggestions stops after this long with the best found by then.
+pub const SUGGEST_TIME: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// At most this many solver calls for ranking clues that leave the answer ambiguous.
 const RANKING_CALLS: usize = 4000;
@@ -77,6 +81,9 @@ pub struct Ambiguity {
     /// Clues that make the answer unique (or, failing that, leave the fewest undetermined
     /// edges), best first.
     pub suggestions: Vec<Suggestion>,
+    /// Whether the search for suggestions ran out of time ([`SUGGEST_TIME`] or the puzzle's
+    /// budget) before it looked at every clue: `suggestions` are the best found by then.
+    pub cut_short: bool,
 }
 
 impl Ambiguity {
@@ -133,17 +140,34 @@ pub fn analyse(
     } else {
         enumerate(board, &mut inst, &differs, &sols, bound, budget, counts)?
     };
-    let suggestions = if options.suggest && solutions > 1 {
-        suggest(board, &mut inst, &differs, &mut sols, budget, counts)?
-    } else {
-        Vec::new()
-    };
+    let mut suggestions = Vec::new();
+    let mut cut_short = false;
+    if options.suggest && solutions > 1 {
+        // Within its own time (and the puzzle's budget): what is found by then is kept.
+        let mut time = SUGGEST_TIME;
+        if let Some(deadline) = budget.deadline() {
+            time = time.min(deadline.saturating_duration_since(std::time::Instant::now()));
+        }
+        let mut own = Budget::new(budget.nodes_left(), Some(time));
+        cut_short = suggest(
+            board,
+            &mut inst,
+            &differs,
+            &mut sols,
+            &mut own,
+            counts,
+            &mut suggestions,
+        )
+        .is_err();
+        budget.spend(own.nodes())?;
+    }
     Ok(Ambiguity {
         solutions,
         bound,
         undetermined,
         parts,
         suggestions,
+        cut_short,
     })
 }
 
@@ -165,7 +189,7 @@ fn facts(
         }
     }
     let open: Vec<usize> = (0..n).filter(|&v| !differs[v]).collect();
-    let found = differing(board, inst, base, open, &[], budget, counts, usize::MAX)?;
+    let found = flips(board, inst, base, open, &[], budget, counts, usize::MAX)?;
     for s in found {
         for v in 0..n {
             differs[v] |= s[v] != base[v];
@@ -175,36 +199,44 @@ fn facts(
     Ok(differs)
 }
 
-/// Answers (under `assume`) that differ from `base` on the variables of `open`, each on some
-/// variable none before it differed on, until none is left (or `calls` solver calls).
+/// Answers (under `assume`) that settle the variables of `open`: for each variable no
+/// answer found so far has flipped, an answer with it flipped from `base` (each found flips
+/// many at once), or none, which proves it the same in every answer (at most `calls` solver
+/// questions). Asking per variable keeps each search near `base` and short; one clause
+/// "some open variable flipped" made every call ten times longer on 30x30 grids.
 #[allow(clippy::too_many_arguments)]
-fn differing(
+fn flips(
     board: &mut Board,
     inst: &mut Instance,
     base: &[bool],
-    mut open: Vec<usize>,
+    open: Vec<usize>,
     assume: &[Lit],
     budget: &mut Budget,
     counts: &mut SearchCounts,
     calls: usize,
 ) -> Result<Vec<Vec<bool>>, Halt> {
-    let mut found = Vec::new();
+    let mut found: Vec<Vec<bool>> = Vec::new();
     let mut assumptions = assume.to_vec();
-    while !open.is_empty() && found.len() < calls {
-        let g = inst.guard();
-        let mut clause: Vec<Lit> = open.iter().map(|&v| inst.lit(v, !base[v])).collect();
-        clause.push(!g);
-        inst.add(&clause);
-        assumptions.push(g);
-        let got = inst.answer(board, &assumptions, budget, counts);
+    let mut asked = 0;
+    for v in open {
+        if asked >= calls {
+            break;
+        }
+        if found.iter().any(|s| s[v] != base[v]) {
+            continue;
+        }
+        asked += 1;
+        assumptions.push(inst.lit(v, !base[v]));
+        let got = inst.answer(board, &assumptions, budget, counts)?;
         assumptions.pop();
-        inst.add(&[!g]);
-        match got? {
-            None => break,
-            Some(s) => {
-                open.retain(|&v| s[v] == base[v]);
-                found.push(s);
+        match got {
+            // The same in every answer (under `assume`): kept as a clause when that is all.
+            None if assume.is_empty() => {
+                let fact = inst.lit(v, base[v]);
+                inst.add(&[fact]);
             }
+            None => {}
+            Some(s) => found.push(s),
         }
     }
     Ok(found)
@@ -537,7 +569,8 @@ fn suggest(
     sols: &mut Vec<Vec<bool>>,
     budget: &mut Budget,
     counts: &mut SearchCounts,
-) -> Result<Vec<Suggestion>, Halt> {
+    out: &mut Vec<Suggestion>,
+) -> Result<(), Halt> {
     let cells: Vec<usize> = board
         .grid_cells()
         .filter(|&c| clue_of(board.at(c)).is_none())
@@ -598,10 +631,13 @@ fn suggest(
                     open.push((cell, k as u8, one));
                 }
             }
+            // Cut short here, the unique clues found so far are the answer.
+            *out = unique.clone();
         }
     }
     if !unique.is_empty() {
-        return Ok(unique);
+        *out = unique;
+        return Ok(());
     }
     // No single clue makes the answer unique: rank by the edges left undetermined.
     let mut ranked = Vec::new();
@@ -632,7 +668,7 @@ fn suggest(
         let open_vars: Vec<usize> = (0..base.len())
             .filter(|&v| differs[v] && !left[v])
             .collect();
-        let found = differing(
+        let found = flips(
             board,
             inst,
             &base,
@@ -652,10 +688,11 @@ fn suggest(
         }
         let u = left.iter().filter(|&&x| x).count();
         ranked.push(suggestion(board, cell, usize::from(k), u));
+        ranked.sort_by_key(|s| (s.undetermined, s.row, s.col, s.clue));
+        ranked.truncate(MAX_SUGGESTIONS);
+        *out = ranked.clone();
     }
-    ranked.sort_by_key(|s| (s.undetermined, s.row, s.col, s.clue));
-    ranked.truncate(MAX_SUGGESTIONS);
-    Ok(ranked)
+    Ok(())
 }
 
 fn suggestion(board: &Board, cell: usize, clue: usize, undetermined: usize) -> Suggestion {
