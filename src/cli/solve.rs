@@ -428,6 +428,14 @@ impl Formatter {
         Some(match outcome {
             Outcome::Solved => return None,
             Outcome::Several => match ambiguity {
+                Some(a) if !a.complete => format!(
+                    "several solutions (at least {}): the answer printed is the first one \
+                     found; at least {} of {} edges are undetermined (differ between \
+                     answers; the time to work out the rest ran out)",
+                    a.solutions,
+                    a.undetermined.len(),
+                    board.edge_count()
+                ),
                 Some(a) => format!(
                     "several solutions ({} {}): the answer printed is the first one found; \
                      {} of {} edges are undetermined (differ between answers)",

@@ -84,6 +84,10 @@ pub struct Ambiguity {
     /// Whether the search for suggestions ran out of time ([`SUGGEST_TIME`] or the puzzle's
     /// budget) before it looked at every clue: `suggestions` are the best found by then.
     pub cut_short: bool,
+    /// Whether the facts are complete; false when a budget ran out while working them out:
+    /// `undetermined` then holds the edges found to differ by then (others may too), and
+    /// `solutions` the distinct answers found (a lower bound), and nothing else is done.
+    pub complete: bool,
 }
 
 impl Ambiguity {
@@ -92,6 +96,7 @@ impl Ambiguity {
         Ambiguity {
             solutions: 1,
             bound: options.count.max(1),
+            complete: true,
             ..Ambiguity::default()
         }
     }
@@ -122,7 +127,7 @@ pub fn analyse(
     let n = inst.edges().len();
     let s0: Vec<bool> = inst.edges().iter().map(|&e| first.at(e) == LINE).collect();
     let mut sols = vec![s0.clone()];
-    let differs = facts(board, &mut inst, &s0, &mut sols, budget, counts)?;
+    let (differs, complete) = facts(board, &mut inst, &s0, &mut sols, budget, counts);
     let undetermined: Vec<u32> = {
         let mut u: Vec<u32> = (0..n)
             .filter(|&v| differs[v])
@@ -131,6 +136,15 @@ pub fn analyse(
         u.sort_unstable();
         u
     };
+    if !complete {
+        return Ok(Ambiguity {
+            solutions: (sols.len() as u64).min(bound),
+            bound,
+            undetermined,
+            complete,
+            ..Ambiguity::default()
+        });
+    }
     let mut parts = 0;
     let solutions = if sols.len() as u64 >= bound {
         bound
@@ -168,11 +182,13 @@ pub fn analyse(
         parts,
         suggestions,
         cut_short,
+        complete,
     })
 }
 
-/// Which variables differ between answers (see the module notes); answers found are added
-/// to `sols`.
+/// Which variables differ between answers (see the module notes), and whether that is all
+/// of them (false: a budget ran out, and those are the ones found by then); answers found
+/// are added to `sols`.
 fn facts(
     board: &mut Board,
     inst: &mut Instance,
@@ -180,7 +196,7 @@ fn facts(
     sols: &mut Vec<Vec<bool>>,
     budget: &mut Budget,
     counts: &mut SearchCounts,
-) -> Result<Vec<bool>, Halt> {
+) -> (Vec<bool>, bool) {
     let n = base.len();
     let mut differs = vec![false; n];
     for s in sols.iter() {
@@ -189,14 +205,25 @@ fn facts(
         }
     }
     let open: Vec<usize> = (0..n).filter(|&v| !differs[v]).collect();
-    let found = flips(board, inst, base, open, &[], budget, counts, usize::MAX)?;
+    let mut found = Vec::new();
+    let result = flips(
+        board,
+        inst,
+        base,
+        open,
+        &[],
+        budget,
+        counts,
+        usize::MAX,
+        &mut found,
+    );
     for s in found {
         for v in 0..n {
             differs[v] |= s[v] != base[v];
         }
         sols.push(s);
     }
-    Ok(differs)
+    (differs, result.is_ok())
 }
 
 /// Answers (under `assume`) that settle the variables of `open`: for each variable no
@@ -214,8 +241,8 @@ fn flips(
     budget: &mut Budget,
     counts: &mut SearchCounts,
     calls: usize,
-) -> Result<Vec<Vec<bool>>, Halt> {
-    let mut found: Vec<Vec<bool>> = Vec::new();
+    found: &mut Vec<Vec<bool>>,
+) -> Result<(), Halt> {
     let mut assumptions = assume.to_vec();
     let mut asked = 0;
     for v in open {
@@ -239,7 +266,7 @@ fn flips(
             Some(s) => found.push(s),
         }
     }
-    Ok(found)
+    Ok(())
 }
 
 /// Adds "some undetermined variable differs from `s`" under `guard`.
@@ -668,7 +695,8 @@ fn suggest(
         let open_vars: Vec<usize> = (0..base.len())
             .filter(|&v| differs[v] && !left[v])
             .collect();
-        let found = flips(
+        let mut found = Vec::new();
+        let result = flips(
             board,
             inst,
             &base,
@@ -677,9 +705,10 @@ fn suggest(
             budget,
             counts,
             RANKING_CALLS - calls,
+            &mut found,
         );
         inst.add(&[!g]);
-        let found = found?;
+        result?;
         calls += found.len() + 1;
         for s in &found {
             for v in 0..base.len() {

@@ -237,7 +237,8 @@ impl Record {
                 })
                 .collect();
         }
-        self.facts = Some(facts);
+        // Only complete facts are written (see `Ambiguity::complete`).
+        self.facts = ambiguity.complete.then_some(facts);
         if suggest {
             self.suggestions = Some(
                 ambiguity
