@@ -1,6 +1,7 @@
 //! Solving one puzzle with a rule book: lay out the board, deduce (rules, loop closure, colouring, probing), search when deduction is stuck, and name the outcome.
 
 use crate::board::{Board, Contradiction, Reason, Tracking};
+use crate::deduce::ambiguity::{Ambiguity, AmbiguityOptions, analyse};
 use crate::deduce::budget::{Budget, Halt, Limit};
 use crate::deduce::probing::Prober;
 use crate::deduce::search::{Found, SearchCounts, exhausted, search};
@@ -9,7 +10,7 @@ use crate::engine::{Engine, Tally, Workspace};
 use crate::puzzle::Puzzle;
 use crate::rules::compile::{RuleBook, StageCache};
 use crate::verify::check_answer;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How solving a puzzle ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +85,9 @@ pub struct Attempt {
     pub outcome: Outcome,
     /// What it took.
     pub report: Report,
+    /// What the answers share and how many there are: for several answers, or when asked
+    /// ([`SolveOptions::ambiguity`]); `None` when not worked out (or a budget ran out).
+    pub ambiguity: Option<Ambiguity>,
 }
 
 /// Solves puzzles with one rule book, keeping matchers for the grid widths it has seen.
@@ -96,6 +100,8 @@ pub struct Solver {
     spare: Option<Board>,
     /// The engine's buffers, kept from one puzzle to the next.
     workspace: Workspace,
+    /// See [`Solver::set_ambiguity`].
+    ambiguity: Option<AmbiguityOptions>,
 }
 
 impl Solver {
@@ -113,7 +119,22 @@ impl Solver {
             prober: Prober::new(),
             spare: None,
             workspace: Workspace::default(),
+            ambiguity: None,
         }
+    }
+
+    /// Works out what the answers share, counts them and suggests clues with these options
+    /// (`--count`, `--suggest`), for a puzzle with one answer too; a puzzle with several
+    /// answers gets it anyway, with the default options.
+    pub fn set_ambiguity(&mut self, options: AmbiguityOptions) {
+        self.ambiguity = Some(options);
+    }
+
+    /// A solver of its own with the same rule book and options (one per thread).
+    pub fn sibling(&self) -> Solver {
+        let mut solver = Solver::with_options(self.book.clone(), self.options);
+        solver.ambiguity = self.ambiguity;
+        solver
     }
 
     /// The rule book in use.
@@ -187,6 +208,7 @@ impl Solver {
                     board,
                     outcome: Outcome::Contradiction(c),
                     report: Report::default(),
+                    ambiguity: None,
                 };
             }
         }
@@ -202,8 +224,14 @@ impl Solver {
         prober.useful = 0;
         prober.decided = 0;
         let (attempt, workspace) = match tally {
-            Some(t) => finish(engine.with_tally(t), board, prober, &self.options),
-            None => finish(engine, board, prober, &self.options),
+            Some(t) => finish(
+                engine.with_tally(t),
+                board,
+                prober,
+                &self.options,
+                self.ambiguity,
+            ),
+            None => finish(engine, board, prober, &self.options, self.ambiguity),
         };
         self.workspace = workspace;
         attempt
@@ -216,10 +244,12 @@ fn finish<const C: bool>(
     mut board: Board,
     prober: &mut Prober,
     options: &SolveOptions,
+    asked: Option<AmbiguityOptions>,
 ) -> (Attempt, Workspace) {
     let switches = engine.switches();
     let mut budget = Budget::new(options.max_nodes, options.timeout);
     let mut report = Report::default();
+    let mut ambiguity = None;
     let outcome = 'outcome: {
         match engine.start(&mut board) {
             Ok(level) => report.level = level,
@@ -240,9 +270,25 @@ fn finish<const C: bool>(
         }
         if board.unknown() > 0 && switches.contains(Deducer::Search) {
             let mut found = Found::default();
+            let searching = Instant::now();
             let result = search(&mut board, &mut budget, &mut report.search, &mut found);
             let no_solution = exhausted(&board);
             let any = found.first.is_some();
+            if result.is_ok()
+                && found.several
+                && let Some(first) = &found.first
+            {
+                // Its own counts: the grade and the statistics stay those of the verdict.
+                let mut counts = SearchCounts::default();
+                let options = asked.unwrap_or_default();
+                // Unasked, it may take a bounded time past the verdict's (see AUTO_TIME).
+                let mut own = match asked {
+                    Some(_) => None,
+                    None => Some(auto_budget(&budget, searching.elapsed())),
+                };
+                let budget = own.as_mut().unwrap_or(&mut budget);
+                ambiguity = analyse(&mut board, first, options, budget, &mut counts).ok();
+            }
             if let Some(first) = found.first {
                 board = first;
             }
@@ -262,6 +308,11 @@ fn finish<const C: bool>(
             },
         }
     };
+    if outcome == Outcome::Solved
+        && let Some(options) = asked
+    {
+        ambiguity = Some(Ambiguity::unique(options));
+    }
     report.decided = engine.deduced();
     report.decided[Deducer::Probing] = prober.decided;
     report.probes = prober.probes;
@@ -270,8 +321,22 @@ fn finish<const C: bool>(
         board,
         outcome,
         report,
+        ambiguity,
     };
     (attempt, engine.take_workspace())
+}
+
+/// Unasked (no `--count`, no `--suggest`), working out the facts of a puzzle with several
+/// answers takes at most this long, or this many times the search's time if longer.
+const AUTO_TIME: (Duration, u32) = (Duration::from_millis(200), 1);
+
+/// The budget of an unasked ambiguity analysis (see [`AUTO_TIME`]), within the puzzle's.
+fn auto_budget(budget: &Budget, search: Duration) -> Budget {
+    let mut time = AUTO_TIME.0.max(search * AUTO_TIME.1);
+    if let Some(deadline) = budget.deadline() {
+        time = time.min(deadline.saturating_duration_since(Instant::now()));
+    }
+    Budget::new(budget.nodes_left(), Some(time))
 }
 
 /// Probes until probing is stuck; whenever probing decided something, the whole-board

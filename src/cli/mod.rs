@@ -133,6 +133,14 @@ pub struct SolveArgs {
     /// With `--format svg`: draw crosses too (other formats ignore it, with a warning).
     #[arg(long)]
     crosses: bool,
+    /// Count each puzzle's answers up to N (default 2), and work out the edges every answer
+    /// shares even when there is one (JSON `solutions` and `facts`).
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    count: Option<u64>,
+    /// For a puzzle with several answers, propose clues for blank cells that make the
+    /// answer unique (or, failing that, leave the fewest edges undetermined), best first.
+    #[arg(long)]
+    suggest: bool,
     /// Solve on N threads (default: every core); answers stay in input order.
     #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
     jobs: Option<usize>,
@@ -263,6 +271,14 @@ impl Args for DeductionArgs {
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
         DeductionArgs::augment_args(cmd)
+    }
+}
+
+/// Parses `--count N`: a number of answers, at least 1.
+fn parse_count(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{text}`: give a number of answers, at least 1")),
     }
 }
 

@@ -57,7 +57,7 @@ pub(super) fn run(
     let formatter = (!count).then_some(writer.formatter);
     std::thread::scope(|scope| {
         for _ in 0..jobs {
-            let mut solver = Solver::with_options(solver.book().clone(), solver.options());
+            let mut solver = solver.sibling();
             let (job_rx, done_tx) = (Arc::clone(&job_rx), done_tx.clone());
             scope.spawn(move || {
                 loop {

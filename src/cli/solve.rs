@@ -10,9 +10,11 @@ use super::interrupt::Output;
 use super::io::{Io, say};
 use super::write_file::{Existing, write_file};
 use super::{ColourArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, FormatArg, SolveArgs};
+use crate::deduce::ambiguity::{Ambiguity, AmbiguityOptions};
 use crate::engine::Tally;
 use crate::format::ascii::{render_board, write_board};
 use crate::format::json::{ErrorRecord, Grade, Record};
+use crate::format::view::Marked;
 use crate::format::words::count;
 use crate::format::{svg, unicode, url};
 use crate::puzzle::Puzzle;
@@ -39,7 +41,13 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         timeout: args.budget.timeout,
         reasons: args.stats.is_some(),
     };
-    let solver = Solver::with_options(book, options);
+    let mut solver = Solver::with_options(book, options);
+    if args.count.is_some() || args.suggest {
+        solver.set_ambiguity(AmbiguityOptions {
+            count: args.count.unwrap_or(AmbiguityOptions::default().count),
+            suggest: args.suggest,
+        });
+    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -78,6 +86,7 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
             colour,
             crosses: args.crosses,
             grade: args.grade,
+            suggest: args.suggest,
             // Trusted rules may be unsound: a contradiction then is one under those rules.
             relative: args.trust.trust_rules && !args.rules.is_builtin(),
         },
@@ -252,6 +261,7 @@ pub(super) struct Formatter {
     colour: bool,
     crosses: bool,
     grade: bool,
+    suggest: bool,
     relative: bool,
 }
 
@@ -261,6 +271,8 @@ pub(super) struct Notes {
     message: Option<String>,
     /// Its grade line, with `--grade`.
     grade: Option<String>,
+    /// Its suggested clues, a line each, with `--suggest`.
+    suggestions: Vec<String>,
     /// Its size, rows then columns (written `ROWSxCOLS` only when something is said).
     size: (usize, usize),
 }
@@ -489,6 +501,12 @@ impl Writer {
                 &format!("slink: puzzle {number} ({source}, {rows}x{cols}): {what}"),
             );
         }
+        for line in notes.suggestions {
+            self.progress.say(
+                err,
+                &format!("slink: puzzle {number} ({source}, {rows}x{cols}): {line}"),
+            );
+        }
         if let Some(grade) = notes.grade {
             self.progress.say(
                 err,
@@ -514,15 +532,20 @@ impl Formatter {
             board,
             outcome,
             report,
+            ambiguity,
         } = attempt;
         let notes = self.notes(attempt);
+        let marked = Marked {
+            board,
+            undetermined: ambiguity.as_ref().map_or(&[], |a| &a.undetermined),
+        };
         match self.format {
             FormatArg::Ascii if outcome.has_answer() => {
                 render_board(buffer, number, board);
             }
             FormatArg::Unicode if outcome.has_answer() => {
                 let mut text = String::new();
-                unicode::render(&mut text, number, board, self.colour);
+                unicode::render(&mut text, number, &marked, self.colour);
                 buffer.extend_from_slice(text.as_bytes());
             }
             FormatArg::Svg if outcome.has_answer() => {
@@ -530,7 +553,7 @@ impl Formatter {
                     crosses: self.crosses,
                 };
                 let label = Some((number, source));
-                buffer.extend_from_slice(svg::render_labelled(board, options, label).as_bytes());
+                buffer.extend_from_slice(svg::render_labelled(&marked, options, label).as_bytes());
             }
             FormatArg::Json => {
                 let record = Record::new(
@@ -542,6 +565,12 @@ impl Formatter {
                     time.as_secs_f64() * 1e3,
                     notes.message.clone(),
                 );
+                let record = match ambiguity {
+                    Some(a) if outcome.has_answer() => {
+                        record.with_ambiguity(a, &marked, self.suggest)
+                    }
+                    _ => record,
+                };
                 buffer.extend_from_slice(record.line().as_bytes());
             }
             FormatArg::Url => {
@@ -563,19 +592,46 @@ impl Formatter {
     fn notes(&self, attempt: &Attempt) -> Notes {
         let board = &attempt.board;
         Notes {
-            message: self.message(&attempt.outcome, board),
+            message: self.message(&attempt.outcome, board, attempt.ambiguity.as_ref()),
             grade: self.grade.then(|| Grade::of(&attempt.report).summary()),
+            suggestions: match &attempt.ambiguity {
+                Some(a) if self.suggest => suggestion_lines(a),
+                _ => Vec::new(),
+            },
             size: (board.rows(), board.cols()),
         }
     }
 
     /// What to say on standard error about a puzzle that was not solved with one answer.
-    fn message(&self, outcome: &Outcome, board: &crate::board::Board) -> Option<String> {
+    fn message(
+        &self,
+        outcome: &Outcome,
+        board: &crate::board::Board,
+        ambiguity: Option<&Ambiguity>,
+    ) -> Option<String> {
         Some(match outcome {
             Outcome::Solved => return None,
-            Outcome::Several => {
-                "several solutions: the answer printed is the first one found".to_string()
-            }
+            Outcome::Several => match ambiguity {
+                Some(a) if !a.complete => format!(
+                    "several solutions (at least {}): the answer printed is the first one \
+                     found; at least {} of {} edges are undetermined (differ between \
+                     answers; the time to work out the rest ran out)",
+                    a.solutions,
+                    a.undetermined.len(),
+                    board.edge_count()
+                ),
+                Some(a) => format!(
+                    "several solutions ({} {}): the answer printed is the first one found; \
+                     {} of {} edges are undetermined (differ between answers)",
+                    if a.exact() { "exactly" } else { "at least" },
+                    a.solutions,
+                    a.undetermined.len(),
+                    board.edge_count()
+                ),
+                None => "several solutions: the answer printed is the first one found \
+                         (the edges they share were not worked out: a budget ran out)"
+                    .to_string(),
+            },
             Outcome::Stuck { unknown } => format!(
                 "stuck: deduction ran out with {unknown} of {} edges unknown",
                 board.edge_count()
@@ -595,6 +651,35 @@ impl Formatter {
             ),
         })
     }
+}
+
+/// The lines said about a puzzle's suggested clues (`--suggest`).
+fn suggestion_lines(a: &Ambiguity) -> Vec<String> {
+    if a.solutions <= 1 {
+        return Vec::new();
+    }
+    let mut lines: Vec<String> = Vec::new();
+    if a.suggestions.is_empty() {
+        lines.push("suggest: no clue to propose".to_string());
+    }
+    if a.cut_short {
+        lines.push(format!(
+            "suggest: the search for clues was cut short after {} s (or at the puzzle's \
+             budget); the clues below are the best found by then",
+            crate::deduce::ambiguity::SUGGEST_TIME.as_secs()
+        ));
+    }
+    lines.extend(a.suggestions.iter().map(|s| {
+        let what = match s.undetermined {
+            0 => "makes the answer unique".to_string(),
+            u => format!("leaves {u} edges undetermined (no single clue makes it unique)"),
+        };
+        format!(
+            "suggest: clue {} in cell ({}, {}) (row, column from 0) {what}",
+            s.clue, s.row, s.col
+        )
+    }));
+    lines
 }
 
 /// The total size of the sources when they are all files (for the time left).

@@ -1,5 +1,8 @@
 //! Answers as SVG pictures: dots, clues, the loop as one path per chain of lines, and crosses on request.
 //!
+//! Edges that differ between a puzzle's answers are one more path, `class="undetermined"`,
+//! dashed in orange over the answer drawn.
+//!
 //! Each chain of lines (the whole loop, once solved) is one `<path class="loop">` whose
 //! points are dot centres in walking order (closed with `Z` when the chain is a loop), so a
 //! reader of the file can rebuild the lines from it.
@@ -138,6 +141,32 @@ pub fn render_labelled(
             s,
             r##"<path class="loop" d="{d}" stroke="#1565c0" stroke-width="{}" stroke-linejoin="round" stroke-linecap="round" fill="none"/>"##,
             CELL / 8
+        )
+        .unwrap();
+    }
+    // Edges that differ between the answers: dashed, in a colour of their own.
+    let mut d = String::new();
+    for r in 0..=rows {
+        for c in 0..cols {
+            if view.undetermined_h(r, c) {
+                let ((x0, y0), (x1, y1)) = (dot_xy(r, c), dot_xy(r, c + 1));
+                write!(d, "M{x0} {y0}L{x1} {y1}").unwrap();
+            }
+        }
+    }
+    for r in 0..rows {
+        for c in 0..=cols {
+            if view.undetermined_v(r, c) {
+                let ((x0, y0), (x1, y1)) = (dot_xy(r, c), dot_xy(r + 1, c));
+                write!(d, "M{x0} {y0}L{x1} {y1}").unwrap();
+            }
+        }
+    }
+    if !d.is_empty() {
+        writeln!(
+            s,
+            r##"<path class="undetermined" d="{d}" stroke="#ef6c00" stroke-width="{}" stroke-dasharray="4 3" fill="none"/>"##,
+            CELL / 10
         )
         .unwrap();
     }
