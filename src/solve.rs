@@ -96,6 +96,8 @@ pub struct Solver {
     spare: Option<Board>,
     /// The engine's buffers, kept from one puzzle to the next.
     workspace: Workspace,
+    /// The second answer search found in the last solve, when it found one.
+    second: Option<Board>,
 }
 
 impl Solver {
@@ -113,6 +115,7 @@ impl Solver {
             prober: Prober::new(),
             spare: None,
             workspace: Workspace::default(),
+            second: None,
         }
     }
 
@@ -129,6 +132,12 @@ impl Solver {
     /// The deducers in use: those the rule set switches on and the options allow.
     pub fn switches(&self) -> DeducerSet {
         self.book.deducers().and(self.options.switches)
+    }
+
+    /// The second answer of the last puzzle solved, when search found one (the outcome was
+    /// [`Outcome::Several`]); the board returned holds the first.
+    pub fn take_second(&mut self) -> Option<Board> {
+        self.second.take()
     }
 
     /// Takes back a board that is no longer needed, to lay out the next puzzle on its memory
@@ -177,9 +186,11 @@ impl Solver {
         prober.probes = 0;
         prober.useful = 0;
         prober.decided = 0;
+        let second = &mut self.second;
+        *second = None;
         let (attempt, workspace) = match tally {
-            Some(t) => finish(engine.with_tally(t), board, prober, &self.options),
-            None => finish(engine, board, prober, &self.options),
+            Some(t) => finish(engine.with_tally(t), board, prober, &self.options, second),
+            None => finish(engine, board, prober, &self.options, second),
         };
         self.workspace = workspace;
         attempt
@@ -192,6 +203,7 @@ fn finish<const C: bool>(
     mut board: Board,
     prober: &mut Prober,
     options: &SolveOptions,
+    second: &mut Option<Board>,
 ) -> (Attempt, Workspace) {
     let switches = engine.switches();
     let mut budget = Budget::new(options.max_nodes, options.timeout);
@@ -219,6 +231,7 @@ fn finish<const C: bool>(
             let result = search(&mut board, &mut budget, &mut report.search, &mut found);
             let no_solution = exhausted(&board);
             let any = found.first.is_some();
+            *second = found.second;
             if let Some(first) = found.first {
                 board = first;
             }
