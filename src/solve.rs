@@ -102,6 +102,10 @@ pub struct Solver {
     workspace: Workspace,
     /// See [`Solver::set_ambiguity`].
     ambiguity: Option<AmbiguityOptions>,
+    /// See [`Solver::set_unasked_ambiguity`].
+    unasked: bool,
+    /// The second answer search found in the last solve, when it found one.
+    second: Option<Board>,
 }
 
 impl Solver {
@@ -120,6 +124,8 @@ impl Solver {
             spare: None,
             workspace: Workspace::default(),
             ambiguity: None,
+            unasked: false,
+            second: None,
         }
     }
 
@@ -130,10 +136,19 @@ impl Solver {
         self.ambiguity = Some(options);
     }
 
+    /// Works out what the answers share for a puzzle with several answers even when not
+    /// asked (bounded: see [`AUTO_TIME`]), as `slink` does for the line it writes on stderr.
+    /// Off by default, so that a caller that only wants the verdict (the generator, hints)
+    /// does not pay for it.
+    pub fn set_unasked_ambiguity(&mut self, on: bool) {
+        self.unasked = on;
+    }
+
     /// A solver of its own with the same rule book and options (one per thread).
     pub fn sibling(&self) -> Solver {
         let mut solver = Solver::with_options(self.book.clone(), self.options);
         solver.ambiguity = self.ambiguity;
+        solver.unasked = self.unasked;
         solver
     }
 
@@ -150,6 +165,12 @@ impl Solver {
     /// The deducers in use: those the rule set switches on and the options allow.
     pub fn switches(&self) -> DeducerSet {
         self.book.deducers().and(self.options.switches)
+    }
+
+    /// The second answer of the last puzzle solved, when search found one (the outcome was
+    /// [`Outcome::Several`]); the board returned holds the first.
+    pub fn take_second(&mut self) -> Option<Board> {
+        self.second.take()
     }
 
     /// Takes back a board that is no longer needed, to lay out the next puzzle on its memory
@@ -223,15 +244,25 @@ impl Solver {
         prober.probes = 0;
         prober.useful = 0;
         prober.decided = 0;
+        let second = &mut self.second;
+        *second = None;
         let (attempt, workspace) = match tally {
             Some(t) => finish(
                 engine.with_tally(t),
                 board,
                 prober,
                 &self.options,
-                self.ambiguity,
+                (self.ambiguity, self.unasked),
+                second,
             ),
-            None => finish(engine, board, prober, &self.options, self.ambiguity),
+            None => finish(
+                engine,
+                board,
+                prober,
+                &self.options,
+                (self.ambiguity, self.unasked),
+                second,
+            ),
         };
         self.workspace = workspace;
         attempt
@@ -244,7 +275,8 @@ fn finish<const C: bool>(
     mut board: Board,
     prober: &mut Prober,
     options: &SolveOptions,
-    asked: Option<AmbiguityOptions>,
+    (asked, unasked): (Option<AmbiguityOptions>, bool),
+    second: &mut Option<Board>,
 ) -> (Attempt, Workspace) {
     let switches = engine.switches();
     let mut budget = Budget::new(options.max_nodes, options.timeout);
@@ -276,6 +308,7 @@ fn finish<const C: bool>(
             let any = found.first.is_some();
             if result.is_ok()
                 && found.several
+                && (asked.is_some() || unasked)
                 && let Some(first) = &found.first
             {
                 // Its own counts: the grade and the statistics stay those of the verdict.
@@ -289,6 +322,7 @@ fn finish<const C: bool>(
                 let budget = own.as_mut().unwrap_or(&mut budget);
                 ambiguity = analyse(&mut board, first, options, budget, &mut counts).ok();
             }
+            *second = found.second;
             if let Some(first) = found.first {
                 board = first;
             }

@@ -42,6 +42,7 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         reasons: args.stats.is_some(),
     };
     let mut solver = Solver::with_options(book, options);
+    solver.set_unasked_ambiguity(true);
     if args.count.is_some() || args.suggest {
         solver.set_ambiguity(AmbiguityOptions {
             count: args.count.unwrap_or(AmbiguityOptions::default().count),

@@ -746,6 +746,7 @@ fn record(board: &mut Board, r: &Residue, lines: &[usize], found: &mut Found) ->
         Recorded::First
     } else {
         found.several = true;
+        found.second = Some(board.clone());
         Recorded::Second
     };
     board.undo_to(mark);
