@@ -9,6 +9,7 @@
 use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg, parse_jobs};
 use crate::discover::progress::Progress;
+use crate::format::words::count;
 use crate::generate::{
     GenError, GenOptions, GenStats, Generated, Generator, GradeStep, LoopShape, Symmetry,
 };
@@ -245,13 +246,12 @@ pub fn run(io: &mut Io, args: &GenArgs) -> i32 {
         let rejected = s.candidates - s.puzzles;
         say!(
             io,
-            "slink gen: {} puzzle{} from {} candidates: {rejected} rejected ({} stuck, {} contradictions, {} other loops, {} unfit after blanking), {:.2} rejected per puzzle",
-            s.puzzles,
-            if s.puzzles == 1 { "" } else { "s" },
-            s.candidates,
+            "slink gen: {} from {}: {rejected} rejected ({} stuck, {}, {}, {} unfit after blanking), {:.2} rejected per puzzle",
+            count(s.puzzles, "puzzle"),
+            count(s.candidates, "candidate"),
             s.stuck,
-            s.contradictions,
-            s.mismatches,
+            count(s.contradictions, "contradiction"),
+            count(s.mismatches, "other loop"),
             s.unfit,
             rejected as f64 / s.puzzles.max(1) as f64
         );
