@@ -394,7 +394,7 @@ fn urls_are_boards_without_marks_and_unchecked_marks_are_said() {
     let run = slink(&["hint", "https://puzz.link/p?slither/5/5/cbcbcddad"], b"");
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(
-        run.stdout_text().starts_with("board 1 (<url>, 5x5, 0 lines and 0 crosses): the marks are right; the next step (a level-1 rule):"),
+        run.stdout_text().starts_with("board 1 (https://puzz.link/p?slither/5/5/cbcbcddad, 5x5, 0 lines and 0 crosses): the marks are right; the next step (a level-1 rule):"),
         "{}",
         run.stdout_text()
     );
