@@ -14,7 +14,7 @@ use crate::format::picture;
 use crate::format::view::Picture;
 use crate::format::words::count;
 use crate::rules::compile::RuleBook;
-use crate::solve::{Outcome, SolveOptions, Solver};
+use crate::solve::{Outcome, Solver};
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -87,12 +87,7 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
         );
         return EXIT_BAD_INPUT;
     }
-    let options = SolveOptions {
-        switches: args.deduction.switches(),
-        max_nodes: args.budget.max_nodes,
-        timeout: args.budget.timeout,
-        reasons: true,
-    };
+    let options = args.budget.solve_options(&args.deduction, true);
     let mut solver = Solver::with_options(book, options);
     let sources = Source::of_args(&args.files);
     let Io {

@@ -11,7 +11,6 @@ use crate::explain::{Decided, Step};
 use crate::format::board;
 use crate::format::view::{Edge, Picture};
 use crate::rules::compile::RuleBook;
-use crate::solve::SolveOptions;
 use clap::Args;
 use std::fmt::Write as _;
 use std::io::Cursor;
@@ -134,12 +133,7 @@ pub fn run(io: &mut Io, args: &HintArgs) -> i32 {
         Ok(book) => book,
         Err(status) => return status,
     };
-    let options = SolveOptions {
-        switches: args.deduction.switches(),
-        max_nodes: args.budget.max_nodes,
-        timeout: args.budget.timeout,
-        reasons: false,
-    };
+    let options = args.budget.solve_options(&args.deduction, false);
     let mut hinter = Hinter::new(book, options);
     let (boards, bad) = read_boards(io, &args.files, args.input.max_cells);
     let mut unhelped = false;

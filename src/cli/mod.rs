@@ -24,6 +24,7 @@ use crate::deduce::{Deducer, DeducerSet};
 use crate::puzzle::MAX_CELLS;
 use crate::rules::compile::RuleBook;
 use crate::rules::{LoadError, RuleSet};
+use crate::solve::SolveOptions;
 use crate::stats::StatsView;
 use clap::{Args, Parser, Subcommand};
 use io::{Io, say};
@@ -180,6 +181,19 @@ pub struct BudgetArgs {
     /// Give up on a puzzle after SECS seconds (decimals allowed); it ends as "limit".
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
+}
+
+impl BudgetArgs {
+    /// The solver's options: these budgets, the deducers of `deduction`, and whether the trail
+    /// keeps a reason for every edge (`reasons`: statistics and explanations need them).
+    fn solve_options(&self, deduction: &DeductionArgs, reasons: bool) -> SolveOptions {
+        SolveOptions {
+            switches: deduction.switches(),
+            max_nodes: self.max_nodes,
+            timeout: self.timeout,
+            reasons,
+        }
+    }
 }
 
 /// Whether a rule set read from files is proven sound before it is used.

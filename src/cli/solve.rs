@@ -18,7 +18,7 @@ use crate::format::view::Marked;
 use crate::format::words::count;
 use crate::format::{svg, unicode, url};
 use crate::puzzle::Puzzle;
-use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
+use crate::solve::{Attempt, Outcome, Solver};
 use crate::stats::Stats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::VecDeque;
@@ -35,12 +35,9 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         Ok(book) => book,
         Err(status) => return status,
     };
-    let options = SolveOptions {
-        switches: args.deduction.switches(),
-        max_nodes: args.budget.max_nodes,
-        timeout: args.budget.timeout,
-        reasons: args.stats.is_some(),
-    };
+    let options = args
+        .budget
+        .solve_options(&args.deduction, args.stats.is_some());
     let mut solver = Solver::with_options(book, options);
     solver.set_unasked_ambiguity(true);
     if args.count.is_some() || args.suggest {
