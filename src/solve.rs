@@ -72,6 +72,9 @@ pub struct Report {
     pub probes: u64,
     /// Probes that decided something (on the way to the answer and in search branches).
     pub useful_probes: u64,
+    /// The longest chain of a probe that decided its edge by a contradiction: the edges its
+    /// failed way decided before it broke.
+    pub deepest_probe: u64,
     /// What search did.
     pub search: SearchCounts,
 }
@@ -149,7 +152,15 @@ impl Solver {
         let mut solver = Solver::with_options(self.book.clone(), self.options);
         solver.ambiguity = self.ambiguity;
         solver.unasked = self.unasked;
+        solver.prober.shortest = self.prober.shortest;
         solver
+    }
+
+    /// For explanations: when several probes would decide an edge by a contradiction, take
+    /// the one whose chain is shortest (among the next few candidates; slower, so off by
+    /// default).
+    pub fn set_shortest_probes(&mut self, on: bool) {
+        self.prober.shortest = on;
     }
 
     /// The rule book in use.
@@ -244,6 +255,7 @@ impl Solver {
         prober.probes = 0;
         prober.useful = 0;
         prober.decided = 0;
+        prober.deepest = 0;
         let second = &mut self.second;
         *second = None;
         let (attempt, workspace) = match tally {
@@ -351,6 +363,7 @@ fn finish<const C: bool>(
     report.decided[Deducer::Probing] = prober.decided;
     report.probes = prober.probes;
     report.useful_probes = prober.useful;
+    report.deepest_probe = prober.deepest;
     let attempt = Attempt {
         board,
         outcome,

@@ -34,6 +34,9 @@ pub enum Why {
     /// A line that no single loop can take in: it is on no cycle of the edges not crossed, or
     /// it cannot be joined to the other lines.
     Unjoinable,
+    /// Region parity: the clues of a set of cells (this one among them) and the decided edges
+    /// would have the loop cross the set's boundary an odd number of times.
+    OddCrossings,
     /// Every edge is decided but a dot has a number of lines other than 0 or 2.
     DotDegree(u8),
     /// Every edge is decided but a clue cell has this many lines.
@@ -135,6 +138,10 @@ impl fmt::Display for Contradiction {
             Why::Unjoinable => write!(
                 f,
                 "the line at {place} cannot be joined with the others into one loop"
+            ),
+            Why::OddCrossings => write!(
+                f,
+                "the loop would cross the boundary of a set of clue cells ({place} among them) an odd number of times"
             ),
             Why::DotDegree(n) => {
                 write!(f, "every edge is decided but {place} has {n} {}", lines(n))

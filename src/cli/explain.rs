@@ -89,6 +89,7 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
     }
     let options = args.budget.solve_options(&args.deduction, true);
     let mut solver = Solver::with_options(book, options);
+    solver.set_shortest_probes(true);
     let sources = Source::of_args(&args.files);
     let Io {
         stdin, out, err, ..

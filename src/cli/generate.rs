@@ -68,7 +68,7 @@ pub struct GenArgs {
     #[arg(long, requires = "blanks")]
     pub no_adjacent_zeros: bool,
     /// With --blanks: the puzzle needs exactly this step of the grade scale (what
-    /// `slink --grade` prints): rules, loop-closure, colouring, connectivity, probing or
+    /// `slink --grade` prints): rules, loop-closure, colouring, connectivity, parity, probing or
     /// search.
     #[arg(long, value_name = "STEP", value_parser = parse_grade, requires = "blanks")]
     pub grade: Option<GradeStep>,

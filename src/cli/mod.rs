@@ -146,8 +146,9 @@ pub struct SolveArgs {
     #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
     jobs: Option<usize>,
     /// Print each puzzle's grade on standard error: the highest rule level it needed, whether
-    /// loop closure, colouring, connectivity, probing or search was needed, how many probes and
-    /// search nodes.
+    /// loop closure, colouring, connectivity, parity, probing or search was needed, how many
+    /// probes (preferring the shortest chains, as `explain` does) and how deep the deepest went,
+    /// and how many search nodes.
     #[arg(long)]
     grade: bool,
     #[command(flatten)]

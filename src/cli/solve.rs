@@ -40,6 +40,8 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         .solve_options(&args.deduction, args.stats.is_some());
     let mut solver = Solver::with_options(book, options);
     solver.set_unasked_ambiguity(true);
+    // A grade counts the probes an explanation needs: the shortest chains, as `explain` takes.
+    solver.set_shortest_probes(args.grade);
     if args.count.is_some() || args.suggest {
         solver.set_ambiguity(AmbiguityOptions {
             count: args.count.unwrap_or(AmbiguityOptions::default().count),

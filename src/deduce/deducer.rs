@@ -15,6 +15,9 @@ pub enum Deducer {
     /// The loop is one cycle in the graph of uncrossed edges: no bridge is a line, and a part
     /// without lines is crossed out.
     Connectivity,
+    /// Region parity: the loop crosses the boundary of any set of cells an even number of
+    /// times, so the clues of a set of cells fix the parity of the lines around it.
+    Parity,
     /// When everything else is stuck, try unknown edges both ways with full propagation.
     Probing,
     /// When deduction is stuck, guess an edge and backtrack on contradiction; prove the answer unique.
@@ -36,10 +39,11 @@ pub enum Phase {
 
 impl Deducer {
     /// Every deducer, in the order they come on.
-    pub const ALL: [Deducer; 5] = [
+    pub const ALL: [Deducer; 6] = [
         Deducer::LoopClosure,
         Deducer::Colouring,
         Deducer::Connectivity,
+        Deducer::Parity,
         Deducer::Probing,
         Deducer::Search,
     ];
@@ -58,6 +62,7 @@ impl Deducer {
             Deducer::LoopClosure => "loop-closure",
             Deducer::Colouring => "colouring",
             Deducer::Connectivity => "connectivity",
+            Deducer::Parity => "parity",
             Deducer::Probing => "probing",
             Deducer::Search => "search",
         }
@@ -69,6 +74,7 @@ impl Deducer {
             Deducer::LoopClosure => "loop closure",
             Deducer::Colouring => "colouring",
             Deducer::Connectivity => "connectivity",
+            Deducer::Parity => "region parity",
             Deducer::Probing => "probing",
             Deducer::Search => "search",
         }
@@ -88,6 +94,7 @@ impl Deducer {
             Deducer::LoopClosure => "closure",
             Deducer::Colouring => "colour",
             Deducer::Connectivity => "connect",
+            Deducer::Parity => "parity",
             Deducer::Probing => "probing",
             Deducer::Search => "guessed",
         }
@@ -99,6 +106,7 @@ impl Deducer {
             Deducer::LoopClosure => "no-loop-closure",
             Deducer::Colouring => "no-colouring",
             Deducer::Connectivity => "no-connectivity",
+            Deducer::Parity => "no-parity",
             Deducer::Probing => "no-probing",
             Deducer::Search => "no-search",
         }
@@ -110,6 +118,7 @@ impl Deducer {
             Deducer::LoopClosure => "No loop closure",
             Deducer::Colouring => "No inside/outside colouring",
             Deducer::Connectivity => "No connectivity (bridges and parts of the uncrossed edges)",
+            Deducer::Parity => "No region parity (the clues' parities over sets of cells)",
             Deducer::Probing => "No probing",
             Deducer::Search => {
                 "Deduction only: no search (puzzles the deducers cannot finish end as \"stuck\")"
@@ -121,7 +130,7 @@ impl Deducer {
     pub const fn phase(self) -> Phase {
         match self {
             Deducer::LoopClosure | Deducer::Colouring => Phase::Fixpoint,
-            Deducer::Connectivity => Phase::Settle,
+            Deducer::Connectivity | Deducer::Parity => Phase::Settle,
             Deducer::Probing | Deducer::Search => Phase::Stuck,
         }
     }
@@ -281,7 +290,7 @@ mod tests {
         let json = serde_json::to_string(&counts).unwrap();
         assert_eq!(
             json,
-            r#"{"loop-closure":0,"colouring":0,"connectivity":0,"probing":3,"search":0}"#
+            r#"{"loop-closure":0,"colouring":0,"connectivity":0,"parity":0,"probing":3,"search":0}"#
         );
     }
 }

@@ -19,6 +19,7 @@ pub mod budget;
 pub mod colouring;
 pub mod connectivity;
 pub mod loop_closure;
+pub mod parity;
 pub mod probing;
 pub mod sat;
 pub mod search;
@@ -52,7 +53,8 @@ pub fn at_fixpoint(
         (Deducer::Colouring, Call::ComeOn) => colouring::come_on(board).map(|()| 0),
         (Deducer::Colouring, Call::Deduce) => colouring::deduce(board, scratch),
         (Deducer::Connectivity, Call::Deduce) => connectivity::deduce(board),
-        (Deducer::LoopClosure | Deducer::Connectivity, Call::ComeOn)
+        (Deducer::Parity, Call::Deduce) => parity::deduce(board),
+        (Deducer::LoopClosure | Deducer::Connectivity | Deducer::Parity, Call::ComeOn)
         | (Deducer::Probing | Deducer::Search, _) => Ok(0),
     }
 }

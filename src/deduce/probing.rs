@@ -34,7 +34,16 @@ pub struct Prober {
     pub useful: u64,
     /// Edges decided by probing.
     pub decided: u64,
+    /// The longest chain of a probe that met a contradiction and decided its edge: the edges
+    /// the failed way decided before it broke (how deep the trial a person needs goes).
+    pub deepest: u64,
+    /// For explanations: when a probe fails, look on among the next candidates for one whose
+    /// failure comes sooner, and take the shortest (see [`LOOK_AHEAD`]).
+    pub shortest: bool,
 }
+
+/// With [`Prober::shortest`]: how many further candidates are looked at for a shorter failure.
+pub const LOOK_AHEAD: usize = 64;
 
 impl Prober {
     /// A prober with nothing probed yet.
@@ -65,6 +74,11 @@ impl Prober {
                     continue;
                 }
                 budget.tick()?;
+                let e = if self.shortest {
+                    self.shortest_from(engine, board, k, budget)?
+                } else {
+                    e
+                };
                 if self.probe(engine, board, e)? {
                     progress = true;
                     if board.unknown() == 0 {
@@ -78,6 +92,42 @@ impl Prober {
                 return Ok(self.decided - before);
             }
         }
+    }
+
+    /// With [`Prober::shortest`]: of the candidate at `k` in this round's order and the next
+    /// [`LOOK_AHEAD`] unknown ones, the one whose failing way breaks after the fewest steps
+    /// (fewest edges decided; the first of them when none fails), swapped into place `k`.
+    fn shortest_from<const C: bool>(
+        &mut self,
+        engine: &mut Engine<'_, C>,
+        board: &mut Board,
+        k: usize,
+        budget: &Budget,
+    ) -> Result<usize, Halt> {
+        let first = self.order[k] as usize;
+        let Some(mut best) = failure_chain(engine, board, first) else {
+            return Ok(first);
+        };
+        let mut best_at = k;
+        let mut looked = 0;
+        for j in k + 1..self.order.len() {
+            if best == 0 || looked == LOOK_AHEAD {
+                break;
+            }
+            let e = self.order[j] as usize;
+            if board.at(e) != UNKNOWN {
+                continue;
+            }
+            looked += 1;
+            budget.tick()?;
+            if let Some(steps) = failure_chain(engine, board, e)
+                && steps < best
+            {
+                (best, best_at) = (steps, j);
+            }
+        }
+        self.order.swap(k, best_at);
+        Ok(self.order[k] as usize)
     }
 
     /// The unknown edges, most promising first: at the open end of a chain, then on a clue
@@ -120,6 +170,7 @@ impl Prober {
         let tag = |state: u8| self.epoch * 4 + u32::from(state == LINE);
         let mark = board.trail().len();
         if let Err(c) = try_way(engine, board, e, LINE, mark) {
+            self.deepest = self.deepest.max((board.trail().len() - mark - 1) as u64);
             let chain = board.trail_with_reasons(mark + 1);
             board.undo_to(mark);
             note_failure(board, e, LINE, chain, c);
@@ -130,6 +181,7 @@ impl Prober {
         }
         board.undo_to(mark);
         if let Err(c) = try_way(engine, board, e, CROSS, mark) {
+            self.deepest = self.deepest.max((board.trail().len() - mark - 1) as u64);
             let chain = board.trail_with_reasons(mark + 1);
             board.undo_to(mark);
             note_failure(board, e, CROSS, chain, c);
@@ -194,6 +246,25 @@ fn note_failure(
         chain,
         contradiction: Some(contradiction),
     });
+}
+
+/// How long the chain of the first way of `e` that fails is (the edges it decided before it
+/// broke), or `None` when neither way fails; the board is left as it was.
+fn failure_chain<const C: bool>(
+    engine: &mut Engine<'_, C>,
+    board: &mut Board,
+    e: usize,
+) -> Option<usize> {
+    let mark = board.trail().len();
+    for state in [LINE, CROSS] {
+        let failed = try_way(engine, board, e, state, mark).is_err();
+        let steps = failed.then(|| board.trail().len() - mark - 1);
+        board.undo_to(mark);
+        if steps.is_some() {
+            return steps;
+        }
+    }
+    None
 }
 
 /// Decides `e` as `state` and propagates; the caller takes it back.

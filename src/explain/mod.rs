@@ -11,6 +11,7 @@ pub mod index;
 
 use crate::board::{Board, CROSS, LINE, ProbeNote, Reason, contradiction::describe_point};
 use crate::deduce::Deducer;
+use crate::deduce::parity::{Region, region_of};
 use crate::format::view::{Edge, Picture};
 use crate::rules::compile::RuleBook;
 use crate::rules::draw::{draw, draw_framed};
@@ -47,6 +48,8 @@ pub struct Step {
     pub anchor: Option<(isize, isize)>,
     /// For a probing step: what the probe tried, the steps it led to and where it broke.
     pub probe: Option<Probe>,
+    /// For a region parity step (one edge each): the clue cells whose parity decided it.
+    pub region: Option<Region>,
     /// The edges it decided, in order.
     pub decided: Vec<Decided>,
 }
@@ -78,8 +81,45 @@ pub fn steps(board: &Board) -> Vec<Step> {
             .next_if(|n| n.at as usize == k)
             .map(|n| probe_of(board, n))
     });
+    add_regions(board, &mut steps);
     steps.shrink_to_fit();
     steps
+}
+
+/// Names the region of every region parity step: on a copy of the board taken back to the
+/// trail position before the deducer's run that made the step (latest first), the clue cells
+/// whose equations decided it.
+fn add_regions(board: &Board, steps: &mut [Step]) {
+    if !steps
+        .iter()
+        .any(|s| s.reason == Reason::By(Deducer::Parity))
+    {
+        return;
+    }
+    // Where the run of parity steps a step belongs to starts on the trail: one run decided
+    // them all from the equations as they stood then.
+    let mut at: Vec<usize> = Vec::with_capacity(steps.len());
+    let mut position = 0;
+    for (k, step) in steps.iter().enumerate() {
+        let parity = Reason::By(Deducer::Parity);
+        match at.last() {
+            Some(&start) if step.reason == parity && steps[k - 1].reason == parity => {
+                at.push(start)
+            }
+            _ => at.push(position),
+        }
+        position += step.decided.len();
+    }
+    let mut before = board.clone();
+    for (k, step) in steps.iter_mut().enumerate().rev() {
+        if step.reason != Reason::By(Deducer::Parity) {
+            continue;
+        }
+        before.undo_to(at[k]);
+        let d = step.decided[0];
+        let e = before.index(d.y as isize, d.x as isize);
+        step.region = region_of(&before, e);
+    }
 }
 
 /// What a probe note says, in board-independent terms.
@@ -98,8 +138,8 @@ fn probe_of(board: &Board, note: &ProbeNote) -> Probe {
 }
 
 /// Trail entries (edge, reason) grouped into steps: consecutive entries of one reason make
-/// one step, but every guess is a step of its own, and so is every entry `probe_at` names
-/// the start of a probe for.
+/// one step, but every guess and every region parity edge is a step of its own, and so is
+/// every entry `probe_at` names the start of a probe for.
 fn group(
     board: &Board,
     entries: &[(u32, Reason)],
@@ -128,13 +168,19 @@ fn group(
             edge,
         };
         match steps.last_mut() {
-            Some(last) if last.reason == reason && reason != Reason::Guess && probe.is_none() => {
+            Some(last)
+                if last.reason == reason
+                    && reason != Reason::Guess
+                    && reason != Reason::By(Deducer::Parity)
+                    && probe.is_none() =>
+            {
                 last.decided.push(decided)
             }
             _ => steps.push(Step {
                 reason,
                 anchor,
                 probe,
+                region: None,
                 decided: vec![decided],
             }),
         }
@@ -176,6 +222,10 @@ impl Step {
                 Some(probe) => probe.words(book),
                 None => "probing (one way led to a contradiction, or both agreed)".to_string(),
             },
+            Reason::By(Deducer::Parity) => match (&self.region, self.decided.first()) {
+                (Some(region), Some(d)) => region_words(region, d),
+                _ => "region parity".to_string(),
+            },
             Reason::By(d) => d.words().to_string(),
             Reason::Guess => "search guess".to_string(),
             Reason::Given => "given".to_string(),
@@ -213,6 +263,71 @@ impl Step {
             draw(&v.dots, &then, 0),
         ))
     }
+}
+
+/// The most cells of a region an explanation names one by one.
+const REGION_SHOWN: usize = 8;
+
+/// A region parity step in words: the clue cells, their sum, what that says of the crossings
+/// of their boundary, and what is known of the boundary.
+fn region_words(region: &Region, d: &Decided) -> String {
+    let mut cells: Vec<String> = region
+        .cells
+        .iter()
+        .take(REGION_SHOWN)
+        .map(|(r, c)| format!("({r}, {c})"))
+        .collect();
+    if region.cells.len() > REGION_SHOWN {
+        cells.push(format!("{} more", region.cells.len() - REGION_SHOWN));
+    }
+    let cells = match cells.split_last() {
+        Some((last, [])) => format!("cell {last}"),
+        Some((last, rest)) => format!("cells {} and {last}", rest.join(", ")),
+        None => "no cells".to_string(),
+    };
+    let (holds, their) = if region.cells.len() == 1 {
+        ("holds clue", "its")
+    } else {
+        ("hold clues summing to", "their")
+    };
+    let parity = if region.clue_sum % 2 == 1 {
+        "an odd"
+    } else {
+        "an even"
+    };
+    let state = if d.edge == Edge::Line {
+        "a line"
+    } else {
+        "a cross"
+    };
+    let edge = d.name();
+    if region.cells.is_empty() {
+        let sides = if d.edge == Edge::Line {
+            "different sides"
+        } else {
+            "the same side"
+        };
+        return format!(
+            "region parity: the decided edges (and the colours, inside or outside, they give) \
+             put the cells on either side of {edge} on {sides} of the loop, so it is {state}"
+        );
+    }
+    let lines = match region.lines {
+        0 => "none is a line".to_string(),
+        1 => "1 is a line".to_string(),
+        n => format!("{n} are lines"),
+    };
+    let tie = "by the colours (inside or outside) the decided edges give their cells";
+    let known = match region.unknown {
+        0 | 1 => format!("{edge} is the only unknown one"),
+        2 => format!("the other unknown one is tied to {edge} {tie}"),
+        n => format!("the other {} unknown ones are tied to {edge} {tie}", n - 1),
+    };
+    format!(
+        "region parity: {cells} {holds} {}, so the loop crosses {their} boundary {parity} \
+         number of times; of the {} boundary edges {lines} and {known}, so {edge} is {state}",
+        region.clue_sum, region.boundary
+    )
 }
 
 /// The most steps of a probe's chain an explanation names one by one.

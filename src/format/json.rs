@@ -90,6 +90,9 @@ pub struct Grade {
     pub needed: PerDeducer<bool>,
     /// Probes that decided something: the trial a person would need.
     pub probes: u64,
+    /// The depth of the deepest probe that decided an edge by a contradiction: the edges its
+    /// failed way decided before it broke (0 when none did). Tells easy trial from hard.
+    pub depth: u64,
     /// Search nodes (solver calls and their conflicts): the trial past probing.
     pub nodes: u64,
 }
@@ -103,6 +106,7 @@ impl Grade {
             level: report.level,
             needed,
             probes: report.useful_probes,
+            depth: report.deepest_probe,
             nodes: report.search.nodes,
         }
     }
@@ -115,9 +119,10 @@ impl Grade {
             .filter(|&(d, &on)| on && d != Deducer::Search)
             .map(|(d, _)| match d {
                 Deducer::Probing => format!(
-                    "probing ({} probe{})",
+                    "probing ({} probe{}, deepest {})",
                     self.probes,
-                    if self.probes == 1 { "" } else { "s" }
+                    if self.probes == 1 { "" } else { "s" },
+                    crate::format::words::count(self.depth, "edge")
                 ),
                 d => d.words().to_string(),
             })

@@ -21,6 +21,8 @@ pub enum GradeStep {
     Colouring,
     /// Connectivity was needed.
     Connectivity,
+    /// Region parity was needed.
+    Parity,
     /// Probing (one-step trial) was needed.
     Probing,
     /// Search (trial past probing) was needed.
@@ -29,11 +31,12 @@ pub enum GradeStep {
 
 impl GradeStep {
     /// Every step, easiest first.
-    pub const ALL: [GradeStep; 6] = [
+    pub const ALL: [GradeStep; 7] = [
         GradeStep::Rules,
         GradeStep::LoopClosure,
         GradeStep::Colouring,
         GradeStep::Connectivity,
+        GradeStep::Parity,
         GradeStep::Probing,
         GradeStep::Search,
     ];
@@ -45,6 +48,7 @@ impl GradeStep {
             GradeStep::LoopClosure => "loop-closure",
             GradeStep::Colouring => "colouring",
             GradeStep::Connectivity => "connectivity",
+            GradeStep::Parity => "parity",
             GradeStep::Probing => "probing",
             GradeStep::Search => "search",
         }
@@ -62,6 +66,7 @@ impl GradeStep {
             GradeStep::LoopClosure => Some(Deducer::LoopClosure),
             GradeStep::Colouring => Some(Deducer::Colouring),
             GradeStep::Connectivity => Some(Deducer::Connectivity),
+            GradeStep::Parity => Some(Deducer::Parity),
             GradeStep::Probing => Some(Deducer::Probing),
             GradeStep::Search => Some(Deducer::Search),
         }
@@ -114,5 +119,7 @@ mod tests {
         assert!(GradeStep::Colouring.deducers().contains(Deducer::Colouring));
         assert!(!GradeStep::Colouring.deducers().contains(Deducer::Probing));
         assert!(GradeStep::Search.deducers().contains(Deducer::Search));
+        assert!(GradeStep::Connectivity < GradeStep::Parity);
+        assert!(GradeStep::Parity < GradeStep::Probing);
     }
 }

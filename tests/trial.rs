@@ -1,0 +1,97 @@
+//! End-to-end tests of trial a person can follow: `explain` and `--grade` take, of the probes
+//! that would decide an edge by a contradiction, the one whose chain is shortest, and the
+//! grade says how many probes the explanation needed and how deep the deepest went.
+
+mod common;
+
+use common::{data, slink};
+
+/// The first `n` puzzles of the Slitherlink corpus (each needs probing or more).
+fn first_puzzles(n: usize) -> String {
+    let text = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
+    common::answers::first_puzzles(&text, n)
+}
+
+/// The depth of each puzzle's grade in a JSON run.
+fn depths(args: &[&str], input: &str) -> Vec<u64> {
+    let mut all = vec!["--format", "json"];
+    all.extend(args);
+    let run = slink(&all, input.as_bytes());
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    run.stdout_text()
+        .lines()
+        .map(|l| {
+            let record: serde_json::Value = serde_json::from_str(l).unwrap();
+            record["grade"]["depth"].as_u64().expect("a grade depth")
+        })
+        .collect()
+}
+
+#[test]
+fn the_grade_counts_probes_and_their_depth_with_the_shortest_chains() {
+    let input = first_puzzles(12);
+    let plain = depths(&[], &input);
+    let graded = depths(&["--grade"], &input);
+    assert_eq!(plain.len(), 12);
+    let (p, g): (u64, u64) = (plain.iter().sum(), graded.iter().sum());
+    assert!(g > 0, "these puzzles need probing");
+    assert!(
+        2 * g < p,
+        "shortest chains: {graded:?}, first found: {plain:?}"
+    );
+    let run = slink(&["--grade"], input.as_bytes());
+    let lines: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("grade:"))
+        .collect();
+    assert_eq!(lines.len(), 12, "{}", run.stderr);
+    for (line, depth) in lines.iter().zip(&graded) {
+        if line.contains("probing (") {
+            let want = format!("deepest {depth} edge");
+            assert!(line.contains(&want), "{line} lacks {want}");
+        }
+    }
+    let expected = std::fs::read(data("puzzles-slitherlink.out")).unwrap();
+    assert!(
+        expected.starts_with(&run.stdout),
+        "answers are unchanged by --grade"
+    );
+}
+
+#[test]
+fn every_probing_step_of_an_explanation_names_its_edge_its_chain_and_where_it_broke() {
+    let run = slink(&["explain"], first_puzzles(1).as_bytes());
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let mut failures = 0;
+    let mut longest = 0;
+    for line in run.stdout_text().lines() {
+        let Some((_, words)) = line.split_once("probing ") else {
+            continue;
+        };
+        let edge = words.split(':').next().unwrap();
+        assert!(edge.starts_with("h(") || edge.starts_with("v("), "{line}");
+        if words.contains("both ways") {
+            continue;
+        }
+        failures += 1;
+        assert!(words.contains(", then "), "{line}");
+        assert!(
+            ["cell (", "dot (", "edge "]
+                .iter()
+                .any(|p| words.contains(p)),
+            "{line}"
+        );
+        let steps: usize = match words.split_once("(after ") {
+            Some((_, rest)) => rest.split(' ').next().unwrap().parse().unwrap(),
+            None => {
+                assert!(words.contains("(at once)"), "{line}");
+                0
+            }
+        };
+        longest = longest.max(steps);
+    }
+    assert!(failures > 0, "the puzzle needs probing");
+    // The first found chains of this puzzle run to 10 steps and more; the shortest do not.
+    assert!(longest < 10, "longest chain {longest} steps");
+}
