@@ -7,7 +7,8 @@
 //! - [`Judge::Deduce`]: deduction (rules up to a level, loop closure, colouring and, unless
 //!   switched off, probing; never search) finishes it with the planted loop. The rules are
 //!   sound, so it has exactly that one solution, and a person can solve it without guessing;
-//! - [`Judge::Unique`]: the complete search proves the planted loop the only solution. A clue
+//! - [`Judge::Unique`]: the complete search proves the planted loop the only solution (the
+//!   `unique` module's incremental check on what deduction leaves, not the solver). A clue
 //!   kept because its removal gave several solutions stays needed as more clues go (fewer
 //!   clues never remove a solution), so one pass leaves a *minimal* puzzle: removing any
 //!   orbit's clues gives several solutions;
@@ -19,6 +20,7 @@
 //! second solution through: the orbit is kept without solving again.
 
 use super::grade::GradeStep;
+use super::unique::{UniqueCheck, Verdict};
 use super::{Rng, Solution, same_loop};
 use crate::board::Board;
 use crate::puzzle::Puzzle;
@@ -52,14 +54,29 @@ pub(super) fn board_clues(board: &Board, rows: usize, cols: usize) -> Vec<u8> {
     clues
 }
 
+/// The conflicts the uniqueness check may spend after deduction without probing: most
+/// questions take a few dozen; the rare hard one is asked again after probing, which leaves
+/// the check far less to search (on 20x20 grids some took minutes without it).
+const CHEAP_CONFLICTS: u64 = 1000;
+
+/// The first budget of the check after probing; when it runs out, a fresh instance (see
+/// `unique`) is asked with twice as much, and so on until it answers.
+const PROBED_CONFLICTS: u64 = 5000;
+
 /// A blanking run on one puzzle.
 struct Blanking<'a> {
     judge: &'a mut Solver,
+    /// With [`Judge::Unique`]: the judge's deduction with probing.
+    prober: Option<&'a mut Solver>,
     mode: Judge,
     solution: &'a Solution,
     puzzle: Puzzle,
     /// Second solutions found: the cells whose (planted) clue each one breaks.
     others: Vec<Vec<usize>>,
+    /// With [`Judge::Unique`]: the incremental uniqueness check (the judge is not asked).
+    unique: Option<UniqueCheck>,
+    /// Fresh uniqueness checks made after one ran out of budget.
+    tries: u32,
 }
 
 impl Blanking<'_> {
@@ -78,6 +95,15 @@ impl Blanking<'_> {
             return false;
         }
         let saved: Vec<Option<u8>> = orbit.iter().map(|&c| self.puzzle.clues[c].take()).collect();
+        if self.unique.is_some() {
+            let accepted = self.unique_without();
+            if !accepted {
+                for (&c, clue) in orbit.iter().zip(saved) {
+                    self.puzzle.clues[c] = clue;
+                }
+            }
+            return accepted;
+        }
         let attempt = self.judge.attempt(&self.puzzle);
         let accepted = match attempt.outcome {
             Outcome::Solved if same_loop(&attempt.board, self.solution) => match self.mode {
@@ -108,6 +134,59 @@ impl Blanking<'_> {
         accepted
     }
 
+    /// With [`Judge::Unique`]: whether the planted loop is the only solution of the puzzle as
+    /// it is. Deduction first (the judge, which neither probes nor searches): when it
+    /// finishes, the rules being sound, the answer is unique; otherwise the uniqueness check
+    /// searches what it left, for at most [`CHEAP_CONFLICTS`]. Past that, probing deduces
+    /// more (the prober) and the check searches the rest, on fresh instances with growing
+    /// budgets until it answers. A second solution found is remembered.
+    fn unique_without(&mut self) -> bool {
+        let mut verdict = self.deduce_then_check(false, CHEAP_CONFLICTS);
+        let mut budget = PROBED_CONFLICTS;
+        while let Verdict::Unknown = verdict {
+            verdict = self.deduce_then_check(true, budget);
+            if let Verdict::Unknown = verdict {
+                self.tries += 1;
+                self.unique = Some(UniqueCheck::new(self.solution, self.tries));
+                budget = budget.saturating_mul(2);
+            }
+        }
+        match verdict {
+            Verdict::Unique => true,
+            Verdict::Second(counts) => {
+                self.remember(counts);
+                false
+            }
+            Verdict::Unknown => unreachable!("asked again until known"),
+        }
+    }
+
+    /// Deduction (the judge, or with `probe` the prober) on the puzzle as it is, then the
+    /// uniqueness check on what it left, within `max_conflicts`.
+    fn deduce_then_check(&mut self, probe: bool, max_conflicts: u64) -> Verdict {
+        let solver = match (&mut self.prober, probe) {
+            (Some(prober), true) => &mut **prober,
+            _ => &mut *self.judge,
+        };
+        let attempt = solver.attempt(&self.puzzle);
+        let (rows, cols) = (self.puzzle.rows, self.puzzle.cols);
+        let verdict = match attempt.outcome {
+            Outcome::Solved if same_loop(&attempt.board, self.solution) => Verdict::Unique,
+            Outcome::Solved => Verdict::Second(board_clues(&attempt.board, rows, cols)),
+            outcome => {
+                let check = self.unique.as_mut().expect("a uniqueness check");
+                let clues = &self.puzzle.clues;
+                // A contradiction cannot be (the planted loop is an answer): then the board
+                // is not trusted and the check searches from scratch.
+                let deduced =
+                    (!matches!(outcome, Outcome::Contradiction(_))).then_some(&attempt.board);
+                check.second(|c| clues[c].is_some(), deduced, Some(max_conflicts))
+            }
+        };
+        solver.recycle(attempt.board);
+        verdict
+    }
+
     /// Keeps a second solution (its clue counts) as the cells whose clue it breaks.
     fn remember(&mut self, counts: Vec<u8>) {
         let cols = self.puzzle.cols;
@@ -136,10 +215,11 @@ impl Blanking<'_> {
 }
 
 /// Blanks what clues it can of a puzzle that `judge` accepts with `solution`, an orbit at a
-/// time. With `no_adjacent_zeros`, the orbits holding a 0 beside another 0 go first, and
-/// `None` comes back when some such pair cannot be broken.
+/// time (`prober`: the judge with probing, for [`Judge::Unique`]). With
+/// `no_adjacent_zeros`, the orbits holding a 0 beside another 0 go first, and `None` comes
+/// back when some such pair cannot be broken.
 pub fn blank_clues(
-    judge: &mut Solver,
+    (judge, prober): (&mut Solver, Option<&mut Solver>),
     mode: Judge,
     puzzle: &Puzzle,
     solution: &Solution,
@@ -153,10 +233,13 @@ pub fn blank_clues(
     }
     let mut run = Blanking {
         judge,
+        prober,
         mode,
         solution,
         puzzle: puzzle.clone(),
         others: Vec::new(),
+        unique: (mode == Judge::Unique).then(|| UniqueCheck::new(solution, 0)),
+        tries: 0,
     };
     if no_adjacent_zeros {
         for &o in &order {

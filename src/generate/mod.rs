@@ -27,6 +27,7 @@
 mod blanks;
 pub mod grade;
 pub mod symmetry;
+mod unique;
 
 pub use blanks::Judge;
 pub use grade::GradeStep;
@@ -628,6 +629,8 @@ pub struct Generator {
     solver: Solver,
     /// The blanking judge, when it is not `solver` (minimal or graded puzzles).
     blank_judge: Option<(Solver, Judge)>,
+    /// With `minimal`: the judge's deduction with probing, for the hard questions.
+    prober: Option<Solver>,
     /// The full solver that grades a blanked puzzle (with `grade`).
     checker: Option<Solver>,
     /// The orbits of the symmetry, blanked together.
@@ -646,8 +649,11 @@ impl Generator {
         let blank_judge = if !options.blanks {
             None
         } else if options.minimal {
-            // Probing costs more than the search it would save.
-            let switches = DeducerSet::ALL.without(Deducer::Probing);
+            // Deduction first, then the incremental uniqueness check searches what it left;
+            // probing only when that check finds it hard (`blanks`).
+            let switches = DeducerSet::ALL
+                .without(Deducer::Probing)
+                .without(Deducer::Search);
             Some((switches, Judge::Unique))
         } else {
             options.grade.map(|step| {
@@ -665,6 +671,16 @@ impl Generator {
             };
             (Solver::with_options(book.clone(), options), mode)
         });
+        let prober = blank_judge
+            .as_ref()
+            .filter(|(_, mode)| *mode == Judge::Unique)
+            .map(|(judge, _)| {
+                let options = SolveOptions {
+                    switches: judge.switches().with(Deducer::Probing),
+                    ..judge.options()
+                };
+                Solver::with_options(book.clone(), options)
+            });
         let checker = options
             .grade
             .map(|_| Solver::with_options(book.clone(), SolveOptions::default()));
@@ -674,6 +690,7 @@ impl Generator {
             options,
             solver,
             blank_judge,
+            prober,
             checker,
             orbits,
             counter: None,
@@ -782,7 +799,7 @@ impl Generator {
         };
         let options = &self.options;
         let blanked = blanks::blank_clues(
-            judge,
+            (judge, self.prober.as_mut()),
             mode,
             puzzle,
             solution,
