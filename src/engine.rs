@@ -9,10 +9,11 @@
 //! whenever the trail grows, not copied entry by entry.
 
 use crate::board::{
-    Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS,
+    Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS, UNKNOWN,
+    Why,
 };
 use crate::deduce::{self, Call, Deducer, DeducerSet, PerDeducer, Phase};
-use crate::rules::compile::{CellTest, Entry, Matchers, RuleBook, Stages};
+use crate::rules::compile::{CellTest, ColourRule, Entry, Matchers, RuleBook, Stages};
 use std::hint::select_unpredictable;
 
 /// Counts of what each variant and deducer did, kept when statistics are asked for.
@@ -345,6 +346,8 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         // is still in cache, instead of sweeping the whole board breadth-first.
         self.work.queue.clear();
         let mut seen = head;
+        // The trail entries the colour rules have been woken by.
+        let mut coloured = head;
         loop {
             let len = board.trail().len();
             if len > seen {
@@ -362,8 +365,14 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             // The global deducers that run inside propagation, in order: when one decides
             // something, the rules go first again.
             let mut changed = false;
-            for &d in &self.at_fixpoint {
-                let decided = deduce::at_fixpoint(d, Call::Deduce, board, &mut self.work.scratch)?;
+            for k in 0..self.at_fixpoint.len() {
+                let d = self.at_fixpoint[k];
+                let decided = if d == Deducer::Colouring {
+                    self.colour_rules(board, &mut coloured)?;
+                    0
+                } else {
+                    deduce::at_fixpoint(d, Call::Deduce, board, &mut self.work.scratch)?
+                };
                 self.deduced[d] += decided;
                 if board.trail().len() > seen {
                     changed = true;
@@ -374,6 +383,133 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 return Ok(());
             }
         }
+    }
+
+    /// The colour pass: wakes the colour rules at the cells whose colour class changed (the
+    /// colour store's queue) and at the edges decided since trail position `coloured`, until
+    /// they decide an edge (the other rules go first again) or nothing is left to wake.
+    fn colour_rules(&mut self, board: &mut Board, coloured: &mut usize) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        loop {
+            let Some(colouring) = board.colouring_mut() else {
+                *coloured = board.trail().len();
+                return Ok(());
+            };
+            let mut cells = std::mem::take(&mut self.work.scratch);
+            cells.clear();
+            // Each queued cell once per round.
+            colouring.epoch = colouring.epoch.wrapping_add(1);
+            if colouring.epoch == 0 {
+                colouring.seen.fill(0);
+                colouring.epoch = 1;
+            }
+            for c in colouring.queue.drain(..) {
+                let key = (c >> 1) as usize;
+                if colouring.seen[key] != colouring.epoch {
+                    colouring.seen[key] = colouring.epoch;
+                    cells.push(c);
+                }
+            }
+            let len = board.trail().len();
+            if cells.is_empty() && *coloured == len {
+                self.work.scratch = cells;
+                return Ok(());
+            }
+            let mut result = Ok(());
+            'wake: {
+                for i in *coloured..len {
+                    let q = board.trail()[i] as usize;
+                    for w in &m.colour_by_edge[q & 1] {
+                        if let Err(e) = self.try_colour(board, w.rule, q.wrapping_add_signed(w.delta)) {
+                            result = Err(e);
+                            break 'wake;
+                        }
+                    }
+                }
+                for &c in &cells {
+                    for w in &m.colour_by_cell {
+                        let origin = (c as usize).wrapping_add_signed(w.delta);
+                        if let Err(e) = self.try_colour(board, w.rule, origin) {
+                            result = Err(e);
+                            break 'wake;
+                        }
+                    }
+                }
+            }
+            self.work.scratch = cells;
+            result?;
+            *coloured = len;
+            if board.trail().len() > len {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Tries colour rule `k` with its origin at `origin`.
+    fn try_colour(&mut self, board: &mut Board, k: u32, origin: usize) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let rule: &ColourRule = &m.colour_rules[k as usize];
+        if COUNT && let Some(t) = self.tally.as_deref_mut() {
+            t.tried[rule.variant as usize] += 1;
+        }
+        for c in &m.checks[range(&rule.checks)] {
+            if board.at(origin.wrapping_add_signed(c.offset)) & c.mask == 0 {
+                return Ok(());
+            }
+        }
+        let at = |p: &crate::rules::compile::ColourPair| {
+            p.cells.map(|d| origin.wrapping_add_signed(d))
+        };
+        let Some(colouring) = board.colouring() else {
+            return Ok(());
+        };
+        for p in &m.colour_pairs[range(&rule.same)] {
+            let [a, b] = at(p);
+            if colouring.relation(a, b) != Some(p.differ) {
+                return Ok(());
+            }
+        }
+        // Nothing to do when every conclusion holds already (the common case).
+        let open = m.concludes[range(&rule.concludes)]
+            .iter()
+            .any(|c| board.at(origin.wrapping_add_signed(c.offset)) == UNKNOWN)
+            || m.colour_pairs[range(&rule.relate)].iter().any(|p| {
+                let [a, b] = at(p);
+                colouring.relation(a, b) != Some(p.differ)
+            });
+        if !open {
+            return Ok(());
+        }
+        let reason = Reason::Rule {
+            variant: rule.variant,
+            anchor: origin as u32,
+        };
+        let mut decided = 0;
+        for c in &m.concludes[range(&rule.concludes)] {
+            decided += u64::from(board.set_edge(
+                origin.wrapping_add_signed(c.offset),
+                c.state,
+                reason,
+            )?);
+        }
+        let mut related = false;
+        for p in &m.colour_pairs[range(&rule.relate)] {
+            let [a, b] = at(p);
+            if board.colouring().and_then(|c| c.relation(a, b)).is_none() {
+                related = true;
+            }
+            if !board.relate_cells(a, b, p.differ) {
+                return Err(board.contradiction(Why::ColourClash, a));
+            }
+        }
+        if COUNT
+            && (decided > 0 || related)
+            && let Some(t) = self.tally.as_deref_mut()
+        {
+            t.fired[rule.variant as usize] += 1;
+            t.decided[rule.variant as usize] += decided;
+        }
+        Ok(())
     }
 
     /// Wakes the queued trail entries, and those they decide, until the queue is empty

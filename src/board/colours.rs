@@ -41,7 +41,6 @@ pub struct Colouring {
     pub(crate) queue: Vec<u32>,
     /// The key of the cells outside the grid.
     outside: u32,
-    pub(crate) stride: usize,
     /// Per key: the deducer round that last listed the cell to look at (see `mark_clue`).
     pub(crate) seen: Vec<u16>,
     /// The deducer's current round (never 0, the mark of a cell not listed yet).
@@ -62,7 +61,6 @@ impl Colouring {
             started_at: board.trail().len(),
             queue: Vec::new(),
             outside: 0,
-            stride: board.stride(),
             seen: vec![0; n],
             epoch: 0,
         };

@@ -48,6 +48,7 @@ impl RuleBook {
         let span = variants
             .iter()
             .map(|v| match shape(v) {
+                _ if v.has_colours() => variant_span(v),
                 Shape::General => variant_span(v),
                 Shape::Pair([(a, _), (b, _)]) => (a.y - b.y).abs().max((a.x - b.x).abs()),
                 Shape::Cell(..) | Shape::Dot(_) => 2,
@@ -297,7 +298,13 @@ fn variant_span(v: &Variant) -> i32 {
         .dots
         .iter()
         .copied()
-        .chain(v.premise.iter().chain(&v.conclusion).map(|f| f.at));
+        .chain(v.premise.iter().chain(&v.conclusion).map(|f| f.at))
+        .chain(
+            v.premise_colours
+                .iter()
+                .chain(&v.conclusion_colours)
+                .map(|c| c.at),
+        );
     bounds(points).map_or(0, |(lo, hi)| (hi.y - lo.y).max(hi.x - lo.x))
 }
 
@@ -508,6 +515,53 @@ pub struct Matchers {
     pub static_cells: [CellRules; 4],
     /// The 6 cells whose slots hold an edge, by direction (1 horizontal, 0 vertical): (index difference to the cell, slot).
     pub edge_cells: [[(isize, usize); 6]; 2],
+    /// The variants that read or write colours.
+    pub colour_rules: Vec<ColourRule>,
+    /// Their colour relations.
+    pub colour_pairs: Vec<ColourPair>,
+    /// What wakes them when a cell's colour class changes: a cell of a premise relation (a
+    /// variant without one: its premise clue cells, else its lettered cells).
+    pub colour_by_cell: Vec<ColourWake>,
+    /// What wakes them when an edge is decided, by direction (as `watch`).
+    pub colour_by_edge: [Vec<ColourWake>; 2],
+}
+
+/// A variant that reads or writes colours, compiled for the engine's colour pass: it is tried
+/// where a cell it reads changed colour class, or an edge its premise reads was decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColourRule {
+    /// The variant (index into the rule book).
+    pub variant: u32,
+    /// The premise's edge and clue tests (clues first), in `Matchers::checks`.
+    pub checks: Range<u32>,
+    /// The edges it concludes, in `Matchers::concludes`.
+    pub concludes: Range<u32>,
+    /// The premise's colour relations, in `Matchers::colour_pairs`.
+    pub same: Range<u32>,
+    /// The colour relations it concludes, in `Matchers::colour_pairs`.
+    pub relate: Range<u32>,
+}
+
+/// A colour relation between two cells of a variant: on opposite sides when `differ`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColourPair {
+    /// Index differences of the two cells from the variant's origin.
+    pub cells: [isize; 2],
+    /// The same as lattice displacements.
+    pub at: [Pos; 2],
+    /// Opposite sides (else the same side).
+    pub differ: bool,
+}
+
+/// One way to wake a colour rule: its origin is the woken cell's or edge's index plus `delta`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColourWake {
+    /// Index into `Matchers::colour_rules`.
+    pub rule: u32,
+    /// Index difference from the woken point to the origin.
+    pub delta: isize,
+    /// Where the woken point sits relative to the origin.
+    pub at: Pos,
 }
 
 /// How a variant is compiled.
@@ -676,6 +730,10 @@ impl Builder {
             has_cell_lists: false,
             static_cells: Default::default(),
             edge_cells: Default::default(),
+            colour_rules: Vec::new(),
+            colour_pairs: Vec::new(),
+            colour_by_cell: Vec::new(),
+            colour_by_edge: Default::default(),
         };
         Builder {
             m,
@@ -693,6 +751,10 @@ impl Builder {
 
     /// Files one variant in the form its shape allows.
     fn file(&mut self, vi: usize, v: &Variant) {
+        if v.has_colours() {
+            self.file_colour(vi, v);
+            return;
+        }
         match shape(v) {
             Shape::Dot(dot) => self.dot_variants.push((vi, dot)),
             Shape::Cell(cell, n) => self.file_cell(vi, v, cell, n),
@@ -742,6 +804,60 @@ impl Builder {
                 other_conclude,
             };
             file_test(&mut self.m, &mut self.cell_watch, n, test, i == 1);
+        }
+    }
+
+    /// A variant that reads or writes colours: a colour rule, with its wakes.
+    fn file_colour(&mut self, vi: usize, v: &Variant) {
+        let entry = self.entry(vi, v, &[], Pos::new(0, 0));
+        let stride = self.m.stride;
+        let m = &mut self.m;
+        let mut pairs = |list: Vec<(Pos, Pos, bool)>| {
+            let start = m.colour_pairs.len() as u32;
+            for (a, b, differ) in list {
+                m.colour_pairs.push(ColourPair {
+                    cells: [flat(stride, a), flat(stride, b)],
+                    at: [a, b],
+                    differ,
+                });
+            }
+            start..m.colour_pairs.len() as u32
+        };
+        let same = pairs(crate::rules::colour_relations(&[], &v.premise_colours));
+        let relate = pairs(crate::rules::colour_relations(
+            &v.premise_colours,
+            &v.conclusion_colours,
+        ));
+        let rule = m.colour_rules.len() as u32;
+        m.colour_rules.push(ColourRule {
+            variant: vi as u32,
+            checks: entry.checks,
+            concludes: entry.concludes,
+            same,
+            relate,
+        });
+        let clues: Vec<Pos> = v
+            .premise
+            .iter()
+            .filter(|f| matches!(f.glyph, Glyph::Clue(_)))
+            .map(|f| f.at)
+            .collect();
+        let mut cells: Vec<Pos> = if !v.premise_colours.is_empty() {
+            v.premise_colours.iter().map(|c| c.at).collect()
+        } else if !clues.is_empty() {
+            clues
+        } else {
+            v.conclusion_colours.iter().map(|c| c.at).collect()
+        };
+        cells.dedup();
+        let wake = |at: Pos| ColourWake {
+            rule,
+            delta: -flat(stride, at),
+            at,
+        };
+        m.colour_by_cell.extend(cells.into_iter().map(wake));
+        for f in v.premise.iter().filter(|f| f.at.is_edge()) {
+            m.colour_by_edge[(f.at.x & 1) as usize].push(wake(f.at));
         }
     }
 
@@ -921,6 +1037,16 @@ impl Matchers {
         }
         for e in &mut m.entries {
             e.delta = -flat(e.trigger_at);
+        }
+        for p in &mut m.colour_pairs {
+            p.cells = p.at.map(flat);
+        }
+        for w in m
+            .colour_by_cell
+            .iter_mut()
+            .chain(m.colour_by_edge.iter_mut().flatten())
+        {
+            w.delta = -flat(w.at);
         }
         for watch in m.watch.iter_mut().flatten() {
             for g in &mut watch.groups {
