@@ -13,7 +13,9 @@ use crate::board::{
     Why,
 };
 use crate::deduce::{self, Call, Deducer, DeducerSet, PerDeducer, Phase};
-use crate::rules::compile::{CellTest, ColourRule, Entry, Matchers, RuleBook, Stages};
+use crate::rules::compile::{
+    CellTest, ColourRule, ColourWakes, Entry, Matchers, RuleBook, Stages,
+};
 use std::hint::select_unpredictable;
 
 /// Counts of what each variant and deducer did, kept when statistics are asked for.
@@ -202,7 +204,9 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             let head = board.trail().len();
             let d = self.at_fixpoint[k];
             self.deduced[d] += deduce::at_fixpoint(d, Call::ComeOn, board, &mut self.work.scratch)?;
-            self.propagate_here(board, head)?;
+            // Colouring coming on wakes the colour rules at every decided edge.
+            let colour_from = if d == Deducer::Colouring { 0 } else { head };
+            self.propagate_with(board, head, colour_from)?;
         }
         self.settle(board)?;
         Ok(level)
@@ -242,6 +246,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         }
         self.propagate_here(board, head)
     }
+
 
     /// Runs the current matchers where they can match without a trigger: clue-only rules at
     /// every cell and the grid border as crosses; with `everywhere`, also every cell test and
@@ -342,12 +347,20 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Wakes the watchers of every trail entry from `head` on with the current matchers,
     /// then runs the global deducers, until nothing changes.
     fn propagate_here(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
+        self.propagate_with(board, head, head)
+    }
+
+    /// [`Engine::propagate_here`], with the colour rules woken from trail position `coloured`.
+    fn propagate_with(
+        &mut self,
+        board: &mut Board,
+        head: usize,
+        mut coloured: usize,
+    ) -> Result<(), Contradiction> {
         // Newest first: a decided edge's consequences are worked out while its neighbourhood
         // is still in cache, instead of sweeping the whole board breadth-first.
         self.work.queue.clear();
         let mut seen = head;
-        // The trail entries the colour rules have been woken by.
-        let mut coloured = head;
         loop {
             let len = board.trail().len();
             if len > seen {
@@ -416,23 +429,18 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 return Ok(());
             }
             let mut result = Ok(());
-            'wake: {
-                for i in *coloured..len {
-                    let q = board.trail()[i] as usize;
-                    for w in &m.colour_by_edge[q & 1] {
-                        if let Err(e) = self.try_colour(board, w.rule, q.wrapping_add_signed(w.delta)) {
-                            result = Err(e);
-                            break 'wake;
-                        }
-                    }
+            for i in *coloured..len {
+                let q = board.trail()[i] as usize;
+                result = self.wake_colour(board, &m.colour_by_edge[q & 1], q);
+                if result.is_err() {
+                    break;
                 }
+            }
+            if result.is_ok() {
                 for &c in &cells {
-                    for w in &m.colour_by_cell {
-                        let origin = (c as usize).wrapping_add_signed(w.delta);
-                        if let Err(e) = self.try_colour(board, w.rule, origin) {
-                            result = Err(e);
-                            break 'wake;
-                        }
+                    result = self.wake_colour(board, &m.colour_by_cell, c as usize);
+                    if result.is_err() {
+                        break;
                     }
                 }
             }
@@ -443,6 +451,29 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 return Ok(());
             }
         }
+    }
+
+    /// Tries the colour rules of `wakes` at the point `q` (a cell or an edge).
+    fn wake_colour(
+        &mut self,
+        board: &mut Board,
+        wakes: &ColourWakes,
+        q: usize,
+    ) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        for g in &wakes.groups {
+            let code = board.at(q.wrapping_add_signed(g.key));
+            if code >= CLUE0 {
+                let clue = code.trailing_zeros() as usize - 4;
+                for w in &m.colour_wakes[range(&g.by_clue[clue])] {
+                    self.try_colour(board, w.rule, q.wrapping_add_signed(w.delta))?;
+                }
+            }
+        }
+        for w in &m.colour_wakes[range(&wakes.free)] {
+            self.try_colour(board, w.rule, q.wrapping_add_signed(w.delta))?;
+        }
+        Ok(())
     }
 
     /// Tries colour rule `k` with its origin at `origin`.
@@ -460,6 +491,14 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         let at = |p: &crate::rules::compile::ColourPair| {
             p.cells.map(|d| origin.wrapping_add_signed(d))
         };
+        // Nothing to do when every conclusion holds already (the common case): edges first,
+        // as they cost one read each.
+        let edges_open = m.concludes[range(&rule.concludes)]
+            .iter()
+            .any(|c| board.at(origin.wrapping_add_signed(c.offset)) == UNKNOWN);
+        if !edges_open && rule.relate.is_empty() {
+            return Ok(());
+        }
         let Some(colouring) = board.colouring() else {
             return Ok(());
         };
@@ -469,10 +508,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 return Ok(());
             }
         }
-        // Nothing to do when every conclusion holds already (the common case).
-        let open = m.concludes[range(&rule.concludes)]
-            .iter()
-            .any(|c| board.at(origin.wrapping_add_signed(c.offset)) == UNKNOWN)
+        let open = edges_open
             || m.colour_pairs[range(&rule.relate)].iter().any(|p| {
                 let [a, b] = at(p);
                 colouring.relation(a, b) != Some(p.differ)

@@ -519,11 +519,14 @@ pub struct Matchers {
     pub colour_rules: Vec<ColourRule>,
     /// Their colour relations.
     pub colour_pairs: Vec<ColourPair>,
+    /// Every wake of the colour rules, grouped as `colour_by_cell` and `colour_by_edge` say.
+    pub colour_wakes: Vec<ColourWake>,
     /// What wakes them when a cell's colour class changes: a cell of a premise relation (a
-    /// variant without one: its premise clue cells, else its lettered cells).
-    pub colour_by_cell: Vec<ColourWake>,
+    /// variant without one and without premise edges: its premise clue cells, else its
+    /// lettered cells).
+    pub colour_by_cell: ColourWakes,
     /// What wakes them when an edge is decided, by direction (as `watch`).
-    pub colour_by_edge: [Vec<ColourWake>; 2],
+    pub colour_by_edge: [ColourWakes; 2],
 }
 
 /// A variant that reads or writes colours, compiled for the engine's colour pass: it is tried
@@ -562,6 +565,16 @@ pub struct ColourWake {
     pub delta: isize,
     /// Where the woken point sits relative to the origin.
     pub at: Pos,
+}
+
+/// The colour rules woken by one kind of point (a cell whose class changed, or an edge of
+/// one direction), grouped by the clue they need near it, as the general watch index is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ColourWakes {
+    /// Wakes that need a clue at one offset from the woken point.
+    pub groups: Vec<Group>,
+    /// Wakes that need no clue.
+    pub free: Range<u32>,
 }
 
 /// How a variant is compiled.
@@ -683,7 +696,7 @@ fn mask(glyph: Glyph) -> u8 {
 }
 
 /// (direction, state) -> (key offset, key position) -> clue -> entries of the watch index.
-type Keyed = BTreeMap<(isize, Pos), [Vec<Entry>; 4]>;
+type Keyed<T = Entry> = BTreeMap<(isize, Pos), [Vec<T>; 4]>;
 
 /// Matchers being built: variants are filed one by one ([`Builder::file`]), then the lists
 /// are laid out ([`Builder::finish`]).
@@ -700,6 +713,10 @@ struct Builder {
     free: [[Vec<Entry>; 2]; 2],
     /// Entries whose premise reads no edge, by the clue of their key cell.
     statics: [Vec<Entry>; 4],
+    /// Colour wakes by cell (0) and by edge direction (1 + direction), with a key clue.
+    colour_keyed: [Keyed<ColourWake>; 3],
+    /// Colour wakes without a key clue.
+    colour_free: [Vec<ColourWake>; 3],
 }
 
 /// Index difference of a lattice displacement for boards of this stride.
@@ -732,7 +749,8 @@ impl Builder {
             edge_cells: Default::default(),
             colour_rules: Vec::new(),
             colour_pairs: Vec::new(),
-            colour_by_cell: Vec::new(),
+            colour_wakes: Vec::new(),
+            colour_by_cell: ColourWakes::default(),
             colour_by_edge: Default::default(),
         };
         Builder {
@@ -742,6 +760,8 @@ impl Builder {
             keyed: Default::default(),
             free: Default::default(),
             statics: Default::default(),
+            colour_keyed: Default::default(),
+            colour_free: Default::default(),
         }
     }
 
@@ -809,7 +829,15 @@ impl Builder {
 
     /// A variant that reads or writes colours: a colour rule, with its wakes.
     fn file_colour(&mut self, vi: usize, v: &Variant) {
-        let entry = self.entry(vi, v, &[], Pos::new(0, 0));
+        // The key clue (the first) is tested by the wake's group, not again by the rule.
+        let key_fact: Vec<Fact> = v
+            .premise
+            .iter()
+            .find(|f| matches!(f.glyph, Glyph::Clue(n) if n <= 3))
+            .into_iter()
+            .copied()
+            .collect();
+        let entry = self.entry(vi, v, &key_fact, Pos::new(0, 0));
         let stride = self.m.stride;
         let m = &mut self.m;
         let mut pairs = |list: Vec<(Pos, Pos, bool)>| {
@@ -842,22 +870,45 @@ impl Builder {
             .filter(|f| matches!(f.glyph, Glyph::Clue(_)))
             .map(|f| f.at)
             .collect();
+        // A rule whose premise reads edges but no colours is woken by those edges (and by
+        // every decided edge when colouring comes on): a cell's class changing tells it nothing.
+        let reads_edges = v.premise.iter().any(|f| f.at.is_edge());
         let mut cells: Vec<Pos> = if !v.premise_colours.is_empty() {
             v.premise_colours.iter().map(|c| c.at).collect()
+        } else if reads_edges {
+            Vec::new()
         } else if !clues.is_empty() {
             clues
         } else {
             v.conclusion_colours.iter().map(|c| c.at).collect()
         };
         cells.dedup();
-        let wake = |at: Pos| ColourWake {
-            rule,
-            delta: -flat(stride, at),
-            at,
-        };
-        m.colour_by_cell.extend(cells.into_iter().map(wake));
-        for f in v.premise.iter().filter(|f| f.at.is_edge()) {
-            m.colour_by_edge[(f.at.x & 1) as usize].push(wake(f.at));
+        let key = key_fact.first().and_then(|f| match f.glyph {
+            Glyph::Clue(n) => Some((f.at, n as usize)),
+            _ => None,
+        });
+        let points = cells.into_iter().map(|at| (0, at)).chain(
+            v.premise
+                .iter()
+                .filter(|f| f.at.is_edge())
+                .map(|f| (1 + (f.at.x & 1) as usize, f.at)),
+        );
+        for (list, at) in points {
+            let wake = ColourWake {
+                rule,
+                delta: -flat(stride, at),
+                at,
+            };
+            match key {
+                Some((clue, n)) => {
+                    let offset = clue - at;
+                    self.colour_keyed[list]
+                        .entry((flat(stride, offset), offset))
+                        .or_default()[n]
+                        .push(wake);
+                }
+                None => self.colour_free[list].push(wake),
+            }
         }
     }
 
@@ -946,9 +997,36 @@ impl Builder {
         start..m.entries.len() as u32
     }
 
+    /// Lays out the colour wakes: per list, the keyed groups in key order, then the free ones.
+    fn lay_out_colour_wakes(&mut self) {
+        let m = &mut self.m;
+        for list in 0..3 {
+            let mut push = |wakes: Vec<ColourWake>| {
+                let start = m.colour_wakes.len() as u32;
+                m.colour_wakes.extend(wakes);
+                start..m.colour_wakes.len() as u32
+            };
+            let mut wakes = ColourWakes::default();
+            for ((key, key_at), lists) in std::mem::take(&mut self.colour_keyed[list]) {
+                let by_clue = lists.map(&mut push);
+                wakes.groups.push(Group {
+                    key,
+                    key_at,
+                    by_clue,
+                });
+            }
+            wakes.free = push(std::mem::take(&mut self.colour_free[list]));
+            match list {
+                0 => m.colour_by_cell = wakes,
+                k => m.colour_by_edge[k - 1] = wakes,
+            }
+        }
+    }
+
     /// Lays out the watch index, the static entries, the tables and the cell watch lists.
     fn finish(mut self, variants: &[Variant]) -> Matchers {
         self.lay_out_watch();
+        self.lay_out_colour_wakes();
         let m = &mut self.m;
         m.statics = std::mem::take(&mut self.statics).map(|l| Builder::push_all(m, l));
         m.build_dot_table(variants, &self.dot_variants);
@@ -1041,12 +1119,13 @@ impl Matchers {
         for p in &mut m.colour_pairs {
             p.cells = p.at.map(flat);
         }
-        for w in m
-            .colour_by_cell
-            .iter_mut()
-            .chain(m.colour_by_edge.iter_mut().flatten())
-        {
+        for w in &mut m.colour_wakes {
             w.delta = -flat(w.at);
+        }
+        for wakes in std::iter::once(&mut m.colour_by_cell).chain(&mut m.colour_by_edge) {
+            for g in &mut wakes.groups {
+                g.key = flat(g.key_at);
+            }
         }
         for watch in m.watch.iter_mut().flatten() {
             for g in &mut watch.groups {
