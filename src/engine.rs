@@ -9,13 +9,10 @@
 //! whenever the trail grows, not copied entry by entry.
 
 use crate::board::{
-    Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS, UNKNOWN,
-    Why,
+    Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS, UNKNOWN, Why,
 };
 use crate::deduce::{self, Call, Deducer, DeducerSet, PerDeducer, Phase};
-use crate::rules::compile::{
-    CellTest, ColourRule, ColourWakes, Entry, Matchers, RuleBook, Stages,
-};
+use crate::rules::compile::{CellTest, ColourRule, ColourWakes, Entry, Matchers, RuleBook, Stages};
 use std::hint::select_unpredictable;
 
 /// Counts of what each variant and deducer did, kept when statistics are asked for.
@@ -247,7 +244,6 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         self.propagate_here(board, head)
     }
 
-
     /// Runs the current matchers where they can match without a trigger: clue-only rules at
     /// every cell and the grid border as crosses; with `everywhere`, also every cell test and
     /// dot rule at every cell and dot (otherwise only along the border ring, where a fresh
@@ -401,7 +397,11 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// The colour pass: wakes the colour rules at the cells whose colour class changed (the
     /// colour store's queue) and at the edges decided since trail position `coloured`, until
     /// they decide an edge (the other rules go first again) or nothing is left to wake.
-    fn colour_rules(&mut self, board: &mut Board, coloured: &mut usize) -> Result<(), Contradiction> {
+    fn colour_rules(
+        &mut self,
+        board: &mut Board,
+        coloured: &mut usize,
+    ) -> Result<(), Contradiction> {
         let m = self.matchers;
         loop {
             let Some(colouring) = board.colouring_mut() else {
@@ -477,7 +477,12 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     }
 
     /// Tries colour rule `k` with its origin at `origin`.
-    fn try_colour(&mut self, board: &mut Board, k: u32, origin: usize) -> Result<(), Contradiction> {
+    fn try_colour(
+        &mut self,
+        board: &mut Board,
+        k: u32,
+        origin: usize,
+    ) -> Result<(), Contradiction> {
         let m = self.matchers;
         let rule: &ColourRule = &m.colour_rules[k as usize];
         if COUNT && let Some(t) = self.tally.as_deref_mut() {
@@ -488,9 +493,8 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 return Ok(());
             }
         }
-        let at = |p: &crate::rules::compile::ColourPair| {
-            p.cells.map(|d| origin.wrapping_add_signed(d))
-        };
+        let at =
+            |p: &crate::rules::compile::ColourPair| p.cells.map(|d| origin.wrapping_add_signed(d));
         // Nothing to do when every conclusion holds already (the common case): edges first,
         // as they cost one read each.
         let edges_open = m.concludes[range(&rule.concludes)]
@@ -522,11 +526,8 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         };
         let mut decided = 0;
         for c in &m.concludes[range(&rule.concludes)] {
-            decided += u64::from(board.set_edge(
-                origin.wrapping_add_signed(c.offset),
-                c.state,
-                reason,
-            )?);
+            decided +=
+                u64::from(board.set_edge(origin.wrapping_add_signed(c.offset), c.state, reason)?);
         }
         let mut related = false;
         for p in &m.colour_pairs[range(&rule.relate)] {

@@ -210,7 +210,11 @@ fn write_counterexample(text: &mut String, cx: &Counterexample, what: &str) {
             format!("{fact}{comma} is {found}")
         })
         .chain(cx.failed_colours.iter().map(|&(a, b, differ)| {
-            let side = if differ { "opposite sides" } else { "the same side" };
+            let side = if differ {
+                "opposite sides"
+            } else {
+                "the same side"
+            };
             format!(
                 "the cells at ({}, {}) and ({}, {}) need not be on {side}",
                 a.y, a.x, b.y, b.x

@@ -1,7 +1,7 @@
 //! Meaning checks on parsed rule files: pictures of equal shape, clues 0-3, a conclusion that keeps the premise and adds to it, known deducers, unique names.
 
-use super::ast::{Diagnostic, ExampleAst, FileAst, Glyph, PictureAst, RuleAst, Span};
 use super::ast::PictureColour;
+use super::ast::{Diagnostic, ExampleAst, FileAst, Glyph, PictureAst, RuleAst, Span};
 use super::{Colour, Example, Fact, Rule};
 use crate::deduce::Deducer;
 use crate::geometry::{Kind, Pos};
@@ -143,19 +143,34 @@ fn check_colours(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Ve
         match then.get(&c.at) {
             Some(t) if t.letter == c.letter => {}
             Some(t) => errors.push(
-                Diagnostic::new(file, t.span, "the conclusion changes a colour letter of the premise")
-                    .with_help("a conclusion keeps every premise letter and may add letters on other cells"),
+                Diagnostic::new(
+                    file,
+                    t.span,
+                    "the conclusion changes a colour letter of the premise",
+                )
+                .with_help(
+                    "a conclusion keeps every premise letter and may add letters on other cells",
+                ),
             ),
             None => errors.push(
-                Diagnostic::new(file, c.span, "the conclusion drops this premise colour letter")
-                    .with_help("repeat every premise letter in the `then` picture"),
+                Diagnostic::new(
+                    file,
+                    c.span,
+                    "the conclusion drops this premise colour letter",
+                )
+                .with_help("repeat every premise letter in the `then` picture"),
             ),
         }
     }
     let alone = |picture: &[PictureColour], which: &str, errors: &mut Vec<Diagnostic>| {
         for c in picture {
             let lower = c.letter.to_ascii_lowercase();
-            if picture.iter().filter(|d| d.letter.to_ascii_lowercase() == lower).count() < 2 {
+            if picture
+                .iter()
+                .filter(|d| d.letter.to_ascii_lowercase() == lower)
+                .count()
+                < 2
+            {
                 errors.push(
                     Diagnostic::new(
                         file,
@@ -429,7 +444,10 @@ fn check_example(file: &str, ex: &ExampleAst, errors: &mut Vec<Diagnostic>) -> O
             Some(board_facts(file, g, errors))
         }
     };
-    let gives_colours = ex.gives.as_ref().map_or_else(Vec::new, |g| colours(&g.colours));
+    let gives_colours = ex
+        .gives
+        .as_ref()
+        .map_or_else(Vec::new, |g| colours(&g.colours));
     (errors.len() == before).then_some(Example {
         line: ex.at.line,
         rows,

@@ -162,11 +162,22 @@ pub fn run_example(rule: &Rule, example: &Example) -> Outcome {
         .into_iter()
         .filter(|&(a, b, differ)| {
             let index = |p: Pos| board.index(p.y as isize, p.x as isize);
-            board.colouring().and_then(|c| c.relation(index(a), index(b))) != Some(differ)
+            board
+                .colouring()
+                .and_then(|c| c.relation(index(a), index(b)))
+                != Some(differ)
         })
         .map(|(a, b, differ)| {
-            let side = if differ { "opposite sides" } else { "the same side" };
-            format!("{} and {} are not known to be on {side}", describe(a), describe(b))
+            let side = if differ {
+                "opposite sides"
+            } else {
+                "the same side"
+            };
+            format!(
+                "{} and {} are not known to be on {side}",
+                describe(a),
+                describe(b)
+            )
         })
         .collect();
     match &example.gives {

@@ -92,11 +92,10 @@ pub fn expand_rule(index: usize, rule: &Rule) -> Vec<Variant> {
         dots.sort();
         let premise = place(&rule.premise);
         let conclusion = place(&rule.conclusion);
-        let (premise_colours, conclusion_colours) = place_colours(
-            &rule.premise_colours,
-            &rule.conclusion_colours,
-            |p| symmetry.apply(p) - shift,
-        );
+        let (premise_colours, conclusion_colours) =
+            place_colours(&rule.premise_colours, &rule.conclusion_colours, |p| {
+                symmetry.apply(p) - shift
+            });
         let repeat = variants.iter().any(|v| {
             v.premise == premise
                 && v.conclusion == conclusion

@@ -55,7 +55,11 @@ impl Colour {
     /// The letter as drawn.
     pub fn glyph(&self) -> char {
         let c = char::from(self.letter);
-        if self.upper { c.to_ascii_uppercase() } else { c }
+        if self.upper {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        }
     }
 }
 

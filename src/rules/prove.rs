@@ -445,9 +445,11 @@ fn check_within(
                 .is_some_and(|uf| !uf.implies(relation))
         };
         if let Some(values) = problem.find_where(None, &broken, work)? {
-            return Ok(Outcome::Fails(
-                problem.counterexample(rule, &values, Vec::new()),
-            ));
+            return Ok(Outcome::Fails(problem.counterexample(
+                rule,
+                &values,
+                Vec::new(),
+            )));
         }
     }
     Ok(Outcome::Holds)
@@ -461,7 +463,10 @@ struct Sides {
 }
 
 /// Stands for every cell outside the grid.
-const OUTSIDE: Pos = Pos { y: i32::MIN, x: i32::MIN };
+const OUTSIDE: Pos = Pos {
+    y: i32::MIN,
+    x: i32::MIN,
+};
 
 impl Sides {
     fn find(&self, mut p: Pos) -> (Pos, bool) {

@@ -207,6 +207,7 @@ mod tests {
                 cols,
                 board: board_facts(rows, cols, &board),
                 gives: (!quiet).then(|| board_facts(rows, cols, &gives)),
+                gives_colours: Vec::new(),
             })
     }
 
