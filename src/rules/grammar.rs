@@ -156,7 +156,10 @@ enum Middle {
 
 /// The three columns of a cell: a colour letter or a space; a clue digit, a colour letter (in
 /// a cell without a clue) or a space; a space. Returns the letter's column within the cell.
-fn clue_slot(input: &str) -> IResult<&str, (Option<(usize, char)>, Option<Glyph>)> {
+/// A cell as read: its colour letter with its column in the cell, and its clue.
+type CellSlot = (Option<(usize, char)>, Option<Glyph>);
+
+fn clue_slot(input: &str) -> IResult<&str, CellSlot> {
     let letter = || satisfy(glyphs::is_colour);
     let (rest, (left, middle)) = terminated(
         (
