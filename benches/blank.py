@@ -6,7 +6,8 @@
 runs `SLINK gen --rows ROWS --cols COLS --seed GEN_SEED [GEN_ARGS...]` (a puzzle with every
 clue given) and prints it as a puzzle stream with FRACTION of its clues replaced by `.`,
 the cells drawn by Python's `random.Random(BLANK_SEED)` (the same seeds give the same
-puzzle on any machine). Most such puzzles have several solutions.
+puzzle on any machine). Most such puzzles have several solutions. GEN_ARGS pick the loop,
+e.g. `--shape blob` (round and compact) or `--shape maze` (long and winding).
 """
 
 import random

@@ -37,6 +37,7 @@ mod stats;
 mod verify;
 
 pub use board::{Board, Contradiction, Why};
+pub use deduce::ambiguity::{Ambiguity, AmbiguityOptions, Suggestion};
 pub use deduce::{Deducer, DeducerSet, PerDeducer};
 pub use generate::{
     GenOptions, Generator, Rng, Shape, Solution, random_loop_puzzle, random_region,

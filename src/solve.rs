@@ -1,6 +1,7 @@
 //! Solving one puzzle with a rule book: lay out the board, deduce (rules, loop closure, colouring, probing), search when deduction is stuck, and name the outcome.
 
-use crate::board::{Board, Contradiction, Tracking};
+use crate::board::{Board, Contradiction, Reason, Tracking};
+use crate::deduce::ambiguity::{Ambiguity, AmbiguityOptions, analyse};
 use crate::deduce::budget::{Budget, Halt, Limit};
 use crate::deduce::probing::Prober;
 use crate::deduce::search::{Found, SearchCounts, exhausted, search};
@@ -9,7 +10,7 @@ use crate::engine::{Engine, Tally, Workspace};
 use crate::puzzle::Puzzle;
 use crate::rules::compile::{RuleBook, StageCache};
 use crate::verify::check_answer;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How solving a puzzle ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +85,9 @@ pub struct Attempt {
     pub outcome: Outcome,
     /// What it took.
     pub report: Report,
+    /// What the answers share and how many there are: for several answers, or when asked
+    /// ([`SolveOptions::ambiguity`]); `None` when not worked out (or a budget ran out).
+    pub ambiguity: Option<Ambiguity>,
 }
 
 /// Solves puzzles with one rule book, keeping matchers for the grid widths it has seen.
@@ -96,6 +100,12 @@ pub struct Solver {
     spare: Option<Board>,
     /// The engine's buffers, kept from one puzzle to the next.
     workspace: Workspace,
+    /// See [`Solver::set_ambiguity`].
+    ambiguity: Option<AmbiguityOptions>,
+    /// See [`Solver::set_unasked_ambiguity`].
+    unasked: bool,
+    /// The second answer search found in the last solve, when it found one.
+    second: Option<Board>,
 }
 
 impl Solver {
@@ -113,7 +123,33 @@ impl Solver {
             prober: Prober::new(),
             spare: None,
             workspace: Workspace::default(),
+            ambiguity: None,
+            unasked: false,
+            second: None,
         }
+    }
+
+    /// Works out what the answers share, counts them and suggests clues with these options
+    /// (`--count`, `--suggest`), for a puzzle with one answer too; a puzzle with several
+    /// answers gets it anyway, with the default options.
+    pub fn set_ambiguity(&mut self, options: AmbiguityOptions) {
+        self.ambiguity = Some(options);
+    }
+
+    /// Works out what the answers share for a puzzle with several answers even when not
+    /// asked (bounded: see [`AUTO_TIME`]), as `slink` does for the line it writes on stderr.
+    /// Off by default, so that a caller that only wants the verdict (the generator, hints)
+    /// does not pay for it.
+    pub fn set_unasked_ambiguity(&mut self, on: bool) {
+        self.unasked = on;
+    }
+
+    /// A solver of its own with the same rule book and options (one per thread).
+    pub fn sibling(&self) -> Solver {
+        let mut solver = Solver::with_options(self.book.clone(), self.options);
+        solver.ambiguity = self.ambiguity;
+        solver.unasked = self.unasked;
+        solver
     }
 
     /// The rule book in use.
@@ -131,6 +167,12 @@ impl Solver {
         self.book.deducers().and(self.options.switches)
     }
 
+    /// The second answer of the last puzzle solved, when search found one (the outcome was
+    /// [`Outcome::Several`]); the board returned holds the first.
+    pub fn take_second(&mut self) -> Option<Board> {
+        self.second.take()
+    }
+
     /// Takes back a board that is no longer needed, to lay out the next puzzle on its memory
     /// (a stream of puzzles then allocates nothing after the first).
     pub fn recycle(&mut self, board: Board) {
@@ -145,15 +187,28 @@ impl Solver {
 
     /// Solves a puzzle and reports what it took.
     pub fn attempt(&mut self, puzzle: &Puzzle) -> Attempt {
-        self.run(puzzle, None)
+        self.run(puzzle, None, &[])
+    }
+
+    /// Solves a puzzle from marks already made: each `(y, x, state)` (an edge on the doubled
+    /// grid, [`crate::board::LINE`] or [`crate::board::CROSS`]) is set as given
+    /// ([`Reason::Given`]) before deduction starts. Marks that break a clue or a dot at once
+    /// end the attempt as a contradiction.
+    pub fn attempt_from(&mut self, puzzle: &Puzzle, givens: &[(usize, usize, u8)]) -> Attempt {
+        self.run(puzzle, None, givens)
     }
 
     /// Solves a puzzle, adding what each variant did to `tally`.
     pub fn attempt_counting(&mut self, puzzle: &Puzzle, tally: &mut Tally) -> Attempt {
-        self.run(puzzle, Some(tally))
+        self.run(puzzle, Some(tally), &[])
     }
 
-    fn run(&mut self, puzzle: &Puzzle, tally: Option<&mut Tally>) -> Attempt {
+    fn run(
+        &mut self,
+        puzzle: &Puzzle,
+        tally: Option<&mut Tally>,
+        givens: &[(usize, usize, u8)],
+    ) -> Attempt {
         let switches = self.switches();
         let tracking = Tracking {
             closures: switches.contains(Deducer::LoopClosure),
@@ -166,6 +221,18 @@ impl Solver {
             }
             None => Board::new(puzzle, self.book.margin, tracking),
         };
+        let mut board = board;
+        for &(y, x, state) in givens {
+            let i = board.index(y as isize, x as isize);
+            if let Err(c) = board.set_edge(i, state, Reason::Given) {
+                return Attempt {
+                    board,
+                    outcome: Outcome::Contradiction(c),
+                    report: Report::default(),
+                    ambiguity: None,
+                };
+            }
+        }
         let stride = board.stride();
         let book = &self.book;
         let single_loop = book.single_loop_rules_apply(puzzle);
@@ -177,9 +244,25 @@ impl Solver {
         prober.probes = 0;
         prober.useful = 0;
         prober.decided = 0;
+        let second = &mut self.second;
+        *second = None;
         let (attempt, workspace) = match tally {
-            Some(t) => finish(engine.with_tally(t), board, prober, &self.options),
-            None => finish(engine, board, prober, &self.options),
+            Some(t) => finish(
+                engine.with_tally(t),
+                board,
+                prober,
+                &self.options,
+                (self.ambiguity, self.unasked),
+                second,
+            ),
+            None => finish(
+                engine,
+                board,
+                prober,
+                &self.options,
+                (self.ambiguity, self.unasked),
+                second,
+            ),
         };
         self.workspace = workspace;
         attempt
@@ -192,10 +275,13 @@ fn finish<const C: bool>(
     mut board: Board,
     prober: &mut Prober,
     options: &SolveOptions,
+    (asked, unasked): (Option<AmbiguityOptions>, bool),
+    second: &mut Option<Board>,
 ) -> (Attempt, Workspace) {
     let switches = engine.switches();
     let mut budget = Budget::new(options.max_nodes, options.timeout);
     let mut report = Report::default();
+    let mut ambiguity = None;
     let outcome = 'outcome: {
         match engine.start(&mut board) {
             Ok(level) => report.level = level,
@@ -216,9 +302,27 @@ fn finish<const C: bool>(
         }
         if board.unknown() > 0 && switches.contains(Deducer::Search) {
             let mut found = Found::default();
+            let searching = Instant::now();
             let result = search(&mut board, &mut budget, &mut report.search, &mut found);
             let no_solution = exhausted(&board);
             let any = found.first.is_some();
+            if result.is_ok()
+                && found.several
+                && (asked.is_some() || unasked)
+                && let Some(first) = &found.first
+            {
+                // Its own counts: the grade and the statistics stay those of the verdict.
+                let mut counts = SearchCounts::default();
+                let options = asked.unwrap_or_default();
+                // Unasked, it may take a bounded time past the verdict's (see AUTO_TIME).
+                let mut own = match asked {
+                    Some(_) => None,
+                    None => Some(auto_budget(&budget, searching.elapsed())),
+                };
+                let budget = own.as_mut().unwrap_or(&mut budget);
+                ambiguity = analyse(&mut board, first, options, budget, &mut counts).ok();
+            }
+            *second = found.second;
             if let Some(first) = found.first {
                 board = first;
             }
@@ -238,6 +342,11 @@ fn finish<const C: bool>(
             },
         }
     };
+    if outcome == Outcome::Solved
+        && let Some(options) = asked
+    {
+        ambiguity = Some(Ambiguity::unique(options));
+    }
     report.decided = engine.deduced();
     report.decided[Deducer::Probing] = prober.decided;
     report.probes = prober.probes;
@@ -246,8 +355,23 @@ fn finish<const C: bool>(
         board,
         outcome,
         report,
+        ambiguity,
     };
     (attempt, engine.take_workspace())
+}
+
+/// Unasked (no `--count`, no `--suggest`), working out the facts of a puzzle with several
+/// answers takes about as long as the search took, but at least the first and at most the
+/// second of these: a verdict gets at most 0.2 s slower (issue 25's goals are on verdicts).
+const AUTO_TIME: (Duration, Duration) = (Duration::from_millis(20), Duration::from_millis(200));
+
+/// The budget of an unasked ambiguity analysis (see [`AUTO_TIME`]), within the puzzle's.
+fn auto_budget(budget: &Budget, search: Duration) -> Budget {
+    let mut time = search.clamp(AUTO_TIME.0, AUTO_TIME.1);
+    if let Some(deadline) = budget.deadline() {
+        time = time.min(deadline.saturating_duration_since(Instant::now()));
+    }
+    Budget::new(budget.nodes_left(), Some(time))
 }
 
 /// Probes until probing is stuck; whenever probing decided something, the whole-board

@@ -1,5 +1,8 @@
 //! The HTML explanation in a real browser: headless Chromium loads each page, steps to the end
 //! (End, and Right one step at a time), and the loop it draws must equal the expected answer.
+//! A second test opens pages as `...#measure`, which steps forward and back and notes the time
+//! each step takes and where the board is: the board must not move, the controls stay in
+//! view, and a 100x100 step takes under 20 ms.
 //! Skips, saying so, where no Chromium is installed (`SLINK_CHROMIUM` names one elsewhere).
 
 use std::collections::BTreeSet;
@@ -31,6 +34,11 @@ fn chromium() -> Option<PathBuf> {
 
 /// The page's DOM after its scripts ran, as Chromium serializes it.
 fn dump_dom(browser: &Path, page: &Path, hash: &str) -> String {
+    dump_dom_with(browser, page, hash, &["--virtual-time-budget=5000"])
+}
+
+/// Like [`dump_dom`], with `extra` arguments for Chromium.
+fn dump_dom_with(browser: &Path, page: &Path, hash: &str, extra: &[&str]) -> String {
     let profile = std::env::temp_dir().join(format!(
         "slink-chromium-{}-{}",
         std::process::id(),
@@ -47,8 +55,8 @@ fn dump_dom(browser: &Path, page: &Path, hash: &str) -> String {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--virtual-time-budget=5000",
         ])
+        .args(extra)
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg("--dump-dom")
         .arg(&url)
@@ -156,6 +164,79 @@ fn the_html_explanation_stepped_to_the_end_in_chromium_draws_the_answer() {
                 assert_eq!(words[1], words[3], "{counter}: not at the last step");
             }
         }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Writes the explanation page of `input` (its first puzzle) to `out`.
+fn write_page(input: &str, out: &Path) {
+    let args: Vec<OsString> = [
+        "slink",
+        "explain",
+        "--html",
+        out.to_str().unwrap(),
+        "--force",
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let status = slink::cli::run(args, &mut input.as_bytes(), &mut stdout, &mut stderr);
+    assert_eq!(status, 0, "{}", String::from_utf8_lossy(&stderr));
+}
+
+#[test]
+#[ignore = "needs Chromium: `.ci/run` installs Debian's chromium and runs it with --ignored"]
+fn the_board_stays_still_the_controls_in_view_and_a_100x100_step_is_quick() {
+    let browser = chromium().expect(
+        "no chromium on PATH: install Debian's `chromium`, or set SLINK_CHROMIUM to a browser",
+    );
+    let dir = std::env::temp_dir().join(format!("slink-measure-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let read = |name: &str| std::fs::read_to_string(data(name)).unwrap();
+    // The sample's first puzzle (rule pictures of every height), 30x40 and 100x100 boards.
+    let cases = [
+        ("sample", first_puzzles(&read("sample.in"), 1)),
+        ("30x40", read("gen-30x40.in")),
+        ("100x100", read("gen-100x100.in")),
+    ];
+    for (name, input) in cases {
+        let page = dir.join(format!("{name}.html"));
+        write_page(&input, &page);
+        let dom = dump_dom_with(&browser, &page, "measure", &["--window-size=1024,768"]);
+        let start = dom.find("id=\"measure\"").expect("the measure block");
+        let json = &dom[start..];
+        let json = &json[json.find('>').unwrap() + 1..json.find("</pre>").unwrap()];
+        let m: serde_json::Value =
+            serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
+        let num = |v: &serde_json::Value| v.as_f64().unwrap();
+        assert!(
+            num(&m["steps"]) >= 20.0,
+            "{name}: too few steps measured: {m}"
+        );
+        assert!(
+            num(&m["moved_px"]) < 0.5,
+            "{name}: the board moved between steps: {m}"
+        );
+        let (width, height) = (num(&m["window"][0]), num(&m["window"][1]));
+        let board: Vec<f64> = (0..4).map(|k| num(&m["board"][k])).collect();
+        assert!(
+            board[0] >= 0.0
+                && board[1] >= 0.0
+                && board[0] + board[2] <= width + 0.5
+                && board[1] + board[3] <= height + 0.5,
+            "{name}: the board is not within the window: {m}"
+        );
+        assert!(
+            num(&m["controls"][3]) <= height && num(&m["controls"][3]) < board[1] + 1.0,
+            "{name}: the controls are not in view above the board: {m}"
+        );
+        if name == "100x100" {
+            // The typical and the average step (one may wait for a busy machine).
+            assert!(num(&m["median_ms"]) < 20.0, "{name}: {m}");
+            assert!(num(&m["mean_ms"]) < 20.0, "{name}: {m}");
+        }
+        eprintln!("{name}: {m}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -102,24 +102,42 @@ fn path_edges(d: &str) -> Vec<EdgeKey> {
 
 #[test]
 fn svg_pictures_parse_as_xml_and_their_loop_walks_exactly_the_answer() {
-    for (input, expected) in stream_and_answers(150) {
-        let ran = slink(&["--format", "svg"], &input);
-        assert_eq!(ran.status, 0, "{}", ran.err);
-        let documents: Vec<&str> = ran
-            .out
-            .split_inclusive("</svg>\n")
-            .filter(|d| !d.trim().is_empty())
-            .collect();
-        assert_eq!(
-            documents.len(),
-            expected.len(),
-            "one SVG document per puzzle"
+    for (k, (input, expected)) in stream_and_answers(150).into_iter().enumerate() {
+        // One file per puzzle under --out-dir, each parsed on its own.
+        let dir =
+            std::env::temp_dir().join(format!("slink-formats-svg-{}-{k}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let ran = slink(
+            &["--format", "svg", "--out-dir", dir.to_str().unwrap()],
+            &input,
         );
-        for (doc, answer) in documents.iter().zip(&expected) {
-            let xml = roxmltree::Document::parse(doc)
+        assert_eq!(ran.status, 0, "{}", ran.err);
+        assert!(ran.out.is_empty(), "the answers go to files");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        assert_eq!(
+            files.len(),
+            expected.len(),
+            "one SVG file per puzzle: {files:?}"
+        );
+        for answer in &expected {
+            let doc = std::fs::read_to_string(dir.join(format!("{}.svg", answer.number)))
+                .unwrap_or_else(|e| panic!("puzzle {}: {e}", answer.number));
+            let xml = roxmltree::Document::parse(&doc)
                 .unwrap_or_else(|e| panic!("puzzle {}: not XML: {e}", answer.number));
             let root = xml.root_element();
             assert_eq!(root.tag_name().name(), "svg");
+            let number = answer.number.to_string();
+            assert_eq!(root.attribute("data-puzzle"), Some(number.as_str()));
+            assert_eq!(root.attribute("data-source"), Some("<stdin>"));
+            let title = root.children().find(|n| n.has_tag_name("title")).unwrap();
+            assert_eq!(
+                title.text(),
+                Some(format!("puzzle {number} (<stdin>)").as_str())
+            );
             let paths: Vec<&str> = root
                 .descendants()
                 .filter(|n| n.has_tag_name("path") && n.attribute("class") == Some("loop"))
@@ -145,6 +163,7 @@ fn svg_pictures_parse_as_xml_and_their_loop_walks_exactly_the_answer() {
                 "every Slink cell has its clue drawn"
             );
         }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

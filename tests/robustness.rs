@@ -265,7 +265,7 @@ fn trusted_unsound_rules_never_give_a_false_verdict_without_saying_so() {
         .unwrap_or_else(|| panic!("puzzle 1 is not reported: {}", run.stderr));
     assert!(
         first.contains(
-            "contradiction under the rules, which are trusted without proof (--trust-rules)"
+            "no solution under these rules, which are trusted without proof (--trust-rules)"
         ) && first.ends_with("the puzzle itself may have a solution"),
         "{first}"
     );
@@ -340,7 +340,7 @@ fn an_undecided_rule_is_refused_at_load_unless_trusted() {
         run.stderr
     );
     assert!(
-        run.stderr.contains("1 of its 1 rules is not proven sound"),
+        run.stderr.contains("1 of its 1 rule is not proven sound"),
         "{}",
         run.stderr
     );

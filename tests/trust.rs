@@ -499,12 +499,13 @@ fn explain_html_escapes_file_and_rule_directory_names() {
     assert!(json.contains(r"rulesx\u003cimg"), "{json}");
     let data: serde_json::Value = serde_json::from_str(json).expect("the data block is JSON");
     assert!(data["title"].as_str().unwrap().contains(hostile));
+    // The rules the steps used name their file, in the hostile directory.
     assert!(
-        data["steps"]
+        data["rules"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|s| s["title"].as_str().unwrap().contains(hostile)),
+            .any(|r| r["head"].as_str().unwrap().contains(hostile)),
         "{json}"
     );
 }
@@ -541,11 +542,24 @@ fn slink_peak(blocks: Vec<(Vec<u8>, usize)>, answers: usize) -> (Run, u64) {
     });
     let mut stdout = child.stdout.take().unwrap();
     let mut seen = Vec::new();
-    let mut chunk = [0; 4096];
-    while whole(&seen) < answers {
+    let mut chunk = [0; 1 << 16];
+    // Frame rows (lines of `#` only) in the whole lines of `seen[..scanned]`: two per answer.
+    let (mut scanned, mut frame_rows) = (0, 0);
+    while frame_rows / 2 < answers {
         let n = stdout.read(&mut chunk).unwrap();
-        assert!(n > 0, "{what}: the output ended after {seen:?}");
+        assert!(
+            n > 0,
+            "{what}: the output ended after {}",
+            String::from_utf8_lossy(&seen)
+        );
         seen.extend_from_slice(&chunk[..n]);
+        while let Some(end) = seen[scanned..].iter().position(|&b| b == b'\n') {
+            let line = &seen[scanned..scanned + end];
+            if !line.is_empty() && line.iter().all(|&b| b == b'#') {
+                frame_rows += 1;
+            }
+            scanned += end + 1;
+        }
     }
     let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
     let peak = status
@@ -610,6 +624,27 @@ fn an_over_long_first_line_is_reported_and_the_stream_goes_on() {
     let out = ran.stdout_text();
     // The long line took number 1 (a bad puzzle keeps its number); both puzzles after it are solved.
     assert!(out.starts_with("2\n") && out.contains("\n3\n"), "{out}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_million_tiny_puzzles_keep_memory_flat() {
+    // A million 1x2 puzzles in one stream, on every core: answers are written in input
+    // order, and what is read ahead of the writer is bounded (src/cli/parallel.rs), so the
+    // peak stays that of a short stream.
+    let puzzle = b"1 2\n3 3\n".to_vec();
+    let (_, short) = slink_peak(vec![(puzzle.clone(), 1_000)], 1_000);
+    let (ran, long) = slink_peak(vec![(puzzle, 1_000_000)], 1_000_000);
+    assert!(
+        long < 40_000 && long < short + 30_000,
+        "{long} KiB resident after a million tiny puzzles ({short} KiB after a thousand)"
+    );
+    let out = ran.stdout_text();
+    assert!(
+        out.starts_with("1\n") && out.contains("\n1000000\n"),
+        "{}",
+        &out[..200]
+    );
 }
 
 /// A directory holding a copy of the built-in `counting.rules`.
@@ -982,10 +1017,15 @@ fn an_svg_answer_grows_with_its_cells_and_no_faster() {
         }
     }
     text.push_str("0 0\n");
-    let run = slink(&["--format", "svg", "--no-probing"], text.as_bytes());
-    let out = run.stdout_text();
-    let docs: Vec<&str> = out.split("<svg").skip(1).collect();
-    assert_eq!(docs.len(), 2);
+    let dir = TempDir::new("svg-growth");
+    let run = slink(
+        &["--format", "svg", "--no-probing", "--out-dir", dir.path()],
+        text.as_bytes(),
+    );
+    assert!(run.stderr.contains("wrote 2 SVG files"), "{}", run.stderr);
+    let docs: Vec<String> = (1..=2)
+        .map(|k| std::fs::read_to_string(dir.0.join(format!("{k}.svg"))).unwrap())
+        .collect();
     for (doc, n) in docs.iter().zip([20usize, 80]) {
         assert!(
             doc.len() <= 120 * n * n + 4096,

@@ -6,16 +6,17 @@
 //! *lost* when the full set finishes it and the smaller one does not. The ablations are independent
 //! and run on all available cores; a progress line shows on a terminal when they take long.
 
+use super::corpus::{MAX_CORPUS_CELLS, read_corpus};
 use super::io::{Io, say};
 use super::{EXIT_BAD_INPUT, EXIT_OK, RulesArg, TrustArg};
 use crate::deduce::{Deducer, DeducerSet};
-use crate::puzzle::{Puzzle, PuzzleReader};
+use crate::puzzle::Puzzle;
 use crate::rules::RuleSet;
 use crate::rules::compile::RuleBook;
 use crate::solve::{Outcome, SolveOptions, Solver};
 use clap::Args;
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -40,7 +41,7 @@ pub fn run(io: &mut Io, args: &AblateArgs) -> i32 {
         Err(status) => return status,
     };
     let name = args.corpus.display().to_string();
-    let puzzles = match read_corpus(&name) {
+    let puzzles = match read_corpus(&name, MAX_CORPUS_CELLS) {
         Ok(puzzles) => puzzles,
         Err(message) => {
             say!(io, "slink: {message}");
@@ -53,18 +54,6 @@ pub fn run(io: &mut Io, args: &AblateArgs) -> i32 {
         Ok(()) => EXIT_OK,
         Err(status) => status,
     }
-}
-
-/// Reads every puzzle of a corpus file; any unreadable puzzle makes the corpus unusable.
-fn read_corpus(name: &str) -> Result<Vec<Puzzle>, String> {
-    let file = std::fs::File::open(name).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let mut reader = PuzzleReader::new(name, file);
-    let mut sink = io::sink();
-    let mut puzzles = Vec::new();
-    while let Some(item) = reader.next_puzzle(&mut sink) {
-        puzzles.push(item.map_err(|e| e.to_string())?);
-    }
-    Ok(puzzles)
 }
 
 /// What is left out of the full rule set in one ablation.
@@ -333,10 +322,10 @@ impl Report {
         }
         writeln!(
             s,
-            "{} ablation{} in {:.2} s",
+            "{} ablation{} in {}",
             self.ablations.len(),
             plural(self.ablations.len()),
-            self.elapsed.as_secs_f64()
+            crate::format::words::duration(self.elapsed)
         )
         .unwrap();
         s
@@ -373,7 +362,7 @@ mod tests {
             Removed::Deducer(Deducer::Colouring),
         );
         let puzzles = parse_all("sample", SAMPLE.as_bytes()).unwrap();
-        let report = ablate_with(&set, &puzzles, &mut io::sink(), false);
+        let report = ablate_with(&set, &puzzles, &mut std::io::sink(), false);
         assert_eq!((report.puzzles, report.solved), (2, 2));
         // Search is not ablated: ablation measures deduction.
         assert!(set.uses(Deducer::Search));
@@ -398,7 +387,7 @@ mod tests {
     #[test]
     fn an_empty_corpus_needs_nothing() {
         let set = RuleSet::builtin();
-        let report = ablate_with(&set, &[], &mut io::sink(), false);
+        let report = ablate_with(&set, &[], &mut std::io::sink(), false);
         assert_eq!(report.solved, 0);
         assert!(
             report

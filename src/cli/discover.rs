@@ -3,6 +3,7 @@
 //! The file is read back before the command ends: it must parse, every rule must be proved
 //! sound, and every example must pass, or the command fails.
 
+use super::corpus::{MAX_CORPUS_CELLS, read_corpus};
 use super::io::{Io, say};
 use super::write_file::{Existing, check_target, write_file};
 use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, RulesArg, TrustArg, io_reason, parse_jobs};
@@ -10,14 +11,14 @@ use crate::discover::enumerate::{Options, Shape};
 use crate::discover::progress::Progress;
 use crate::discover::rulefile;
 use crate::discover::{Discovery, Settings, discover};
-use crate::puzzle::parse_all;
+use crate::format::words::{count, duration};
 use crate::rules::RuleSet;
 use crate::rules::examples::run_all;
 use crate::rules::prove::{Verdict, prove};
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Options of `slink rules discover`.
 #[derive(Args, Debug, Clone)]
@@ -177,16 +178,10 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         None => None,
         Some(path) => {
             let name = path.display().to_string();
-            match std::fs::read(path) {
-                Ok(bytes) => match parse_all(&name, &bytes) {
-                    Ok(puzzles) => Some(puzzles),
-                    Err(e) => {
-                        say!(io, "slink: {e}");
-                        return EXIT_BAD_INPUT;
-                    }
-                },
+            match read_corpus(&name, MAX_CORPUS_CELLS) {
+                Ok(puzzles) => Some(puzzles),
                 Err(e) => {
-                    say!(io, "slink: cannot read {name}: {}", io_reason(&e));
+                    say!(io, "slink: {e}");
                     return EXIT_BAD_INPUT;
                 }
             }
@@ -261,8 +256,8 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
     let mut out = summary(&found, started.elapsed().as_secs_f64(), args.level);
     let _ = writeln!(
         out,
-        "wrote {} rules to {}",
-        found.rules.len(),
+        "wrote {} to {}",
+        count(found.rules.len(), "rule"),
         path.display()
     );
     for p in &problems {
@@ -345,9 +340,10 @@ fn summary(found: &Discovery, seconds: f64, level: u32) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} clue placements searched in {seconds:.1} s: {} minimal candidates; {} derived by the rule set already, {} impossible with it; {} not proved; {} without an example board; {} new",
-        found.placements,
-        found.candidates,
+        "{} searched in {}: {}; {} derived by the rule set already, {} impossible with it; {} not proved; {} without an example board; {} new",
+        count(found.placements, "clue placement"),
+        duration(Duration::from_secs_f64(seconds)),
+        count(found.candidates, "minimal candidate"),
         found.known,
         found.impossible,
         found.unsound.len(),
@@ -357,19 +353,19 @@ fn summary(found: &Discovery, seconds: f64, level: u32) -> String {
     let timings: Vec<String> = found
         .timings
         .iter()
-        .map(|(name, secs)| format!("{name} {secs:.1} s"))
+        .map(|(name, secs)| format!("{name} {}", duration(Duration::from_secs_f64(*secs))))
         .collect();
     let _ = writeln!(out, "stages: {}", timings.join(", "));
     if let Some(c) = found.corpus {
         let _ = writeln!(
             out,
-            "corpus of {} puzzles, deduction only: {} solved and {} edges decided before, {} solved and {} edges decided with the {} rules kept",
-            c.puzzles,
+            "corpus of {}, deduction only: {} solved and {} decided before, {} solved and {} decided with the {} kept",
+            count(c.puzzles, "puzzle"),
             c.solved_before,
-            c.decided_before,
+            count(c.decided_before, "edge"),
             c.solved_after,
-            c.decided_after,
-            found.rules.len()
+            count(c.decided_after, "edge"),
+            count(found.rules.len(), "rule")
         );
     }
     for f in &found.rules {
@@ -377,15 +373,19 @@ fn summary(found: &Discovery, seconds: f64, level: u32) -> String {
             Some(g) if found.pruned => {
                 let _ = writeln!(
                     out,
-                    "  {:<28} weighs {} edges, {} puzzles",
-                    f.rule.name, g.edges, g.puzzles
+                    "  {:<28} weighs {}, {}",
+                    f.rule.name,
+                    count(g.edges, "edge"),
+                    count(g.puzzles, "puzzle")
                 );
             }
             Some(g) => {
                 let _ = writeln!(
                     out,
-                    "  {:<28} +{} edges, +{} puzzles",
-                    f.rule.name, g.edges, g.puzzles
+                    "  {:<28} +{}, +{}",
+                    f.rule.name,
+                    count(g.edges, "edge"),
+                    count(g.puzzles, "puzzle")
                 );
             }
             None => {

@@ -7,12 +7,14 @@ use super::{
     BudgetArgs, DeductionArgs, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, InputArgs, RulesArg,
     TrustArg,
 };
+use crate::explain::index::{self, Entry};
 use crate::explain::{html, replay, steps};
 use crate::format::json::outcome_word;
 use crate::format::picture;
 use crate::format::view::Picture;
+use crate::format::words::count;
 use crate::rules::compile::RuleBook;
-use crate::solve::{Outcome, SolveOptions, Solver};
+use crate::solve::{Outcome, Solver};
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -28,11 +30,18 @@ pub struct ExplainArgs {
     every: Option<usize>,
     /// Write an HTML page to step through instead of text: OUT for the first puzzle, OUT
     /// with `-2`, `-3`, ... before its extension for the next ones (puzzle K's page is named
-    /// after K also when an earlier puzzle is bad). An existing file is kept (see --force).
-    #[arg(long, value_name = "OUT")]
+    /// after K also when an earlier puzzle is bad); for several puzzles, --out-dir is tidier.
+    /// An existing file is kept (see --force).
+    #[arg(long, value_name = "OUT", conflicts_with = "out_dir")]
     html: Option<PathBuf>,
-    /// With --html: replace pages that exist already (never through a symbolic link).
-    #[arg(long, requires = "html")]
+    /// Write the HTML pages into DIR, one per puzzle (DIR/K.html for puzzle K), and
+    /// DIR/index.html listing them (DIR is made when missing). An existing file is kept (see
+    /// --force).
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// With --html or --out-dir: replace pages that exist already (never through a symbolic
+    /// link).
+    #[arg(long)]
     force: bool,
     #[command(flatten)]
     rules: RulesArg,
@@ -47,9 +56,10 @@ pub struct ExplainArgs {
 }
 
 /// Explains every puzzle of the sources; returns the exit status.
-/// The largest puzzle, in cells, that `--html` writes a page for: a page takes about 300
-/// bytes a cell (the board, and every step's edges), and four times that in memory while it
-/// is written, so 500x500 makes a page of about 75 MB.
+/// The largest puzzle, in cells, that `--html` writes a page for: the page stores its steps
+/// as numbers and its script draws the board, so it takes about 40 bytes a cell (500x500
+/// makes a page of about 10 MB); a browser then holds some 4 elements a cell, which is what
+/// the cap is for.
 pub(crate) const MAX_PAGE_CELLS: usize = 250_000;
 
 pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
@@ -57,6 +67,19 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
         Ok(book) => book,
         Err(status) => return status,
     };
+    if args.force && args.html.is_none() && args.out_dir.is_none() {
+        say!(
+            io,
+            "slink explain: --force is for --html or --out-dir (replace pages that exist already)"
+        );
+        return EXIT_BAD_INPUT;
+    }
+    if let Some(dir) = &args.out_dir
+        && let Err(message) = super::solve::make_dir(dir)
+    {
+        say!(io, "slink explain: {message}");
+        return EXIT_BAD_INPUT;
+    }
     if args.every == Some(0) {
         say!(
             io,
@@ -64,12 +87,7 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
         );
         return EXIT_BAD_INPUT;
     }
-    let options = SolveOptions {
-        switches: args.deduction.switches(),
-        max_nodes: args.budget.max_nodes,
-        timeout: args.budget.timeout,
-        reasons: true,
-    };
+    let options = args.budget.solve_options(&args.deduction, true);
     let mut solver = Solver::with_options(book, options);
     let sources = Source::of_args(&args.files);
     let Io {
@@ -79,6 +97,9 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
     let (mut bad, mut unsolved) = (false, false);
     let mut text = String::new();
     let mut numbered_before = 0;
+    // Trusted rules may be unsound: a contradiction then is one under those rules.
+    let relative = args.trust.trust_rules && !args.rules.is_builtin();
+    let mut pages = Vec::new();
     while let Some(item) = inputs.next(&mut **out) {
         let (number, source, puzzle) = match item {
             Item::Puzzle {
@@ -93,14 +114,14 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
                 bad = true;
                 let _ = writeln!(err, "{message}");
                 // A bad puzzle keeps its number, and so its page's name: no page for it.
-                if let Some(base) = &args.html
+                if let Some(path) = page_path(args, inputs.numbered())
                     && inputs.numbered() > numbered_before
                 {
                     let number = inputs.numbered();
                     let _ = writeln!(
                         err,
                         "slink: puzzle {number} could not be read, so {} is not written",
-                        numbered(base, number).display()
+                        path.display()
                     );
                 }
                 numbered_before = inputs.numbered();
@@ -111,24 +132,25 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
                 continue;
             }
         };
-        if args.html.is_some() && puzzle.rows * puzzle.cols > MAX_PAGE_CELLS {
+        let page_path = page_path(args, number);
+        if page_path.is_some() && puzzle.rows * puzzle.cols > MAX_PAGE_CELLS {
             bad = true;
             let _ = writeln!(
                 err,
                 "slink: puzzle {number} ({}x{}) is too big for an explanation page: a page holds \
-                 at most {MAX_PAGE_CELLS} cells (about 75 MB); explain it as text instead",
+                 at most {MAX_PAGE_CELLS} cells (about 10 MB); explain it as text instead",
                 puzzle.rows, puzzle.cols
             );
             continue;
         }
         let attempt = solver.attempt(&puzzle);
         unsolved |= attempt.outcome != Outcome::Solved;
-        let outcome = describe_outcome(&attempt.outcome);
+        let outcome = describe_outcome(&attempt.outcome, relative);
         let headline = format!(
             "puzzle {number} ({source}, {}x{}): {outcome}",
             puzzle.rows, puzzle.cols
         );
-        if let Some(base) = &args.html {
+        if let Some(path) = page_path {
             let page = html::render(
                 &headline,
                 &outcome,
@@ -136,9 +158,13 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
                 &attempt.board,
                 solver.book(),
             );
-            if let Err(status) = write_page(err, &numbered(base, number), &page, args.force) {
+            if let Err(status) = write_page(err, &path, &page, args.force) {
                 return status;
             }
+            pages.push(Entry {
+                file: format!("{number}.html"),
+                headline,
+            });
             continue;
         }
         text.clear();
@@ -159,6 +185,16 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
         }
     }
     let _ = out.flush();
+    if let Some(dir) = &args.out_dir
+        && let Err(status) = write_page(
+            err,
+            &dir.join("index.html"),
+            &index::render(&pages),
+            args.force,
+        )
+    {
+        return status;
+    }
     if bad {
         EXIT_BAD_INPUT
     } else if unsolved {
@@ -193,12 +229,24 @@ fn write_page(
     }
 }
 
-/// `solved, the only answer`, `stuck`, ...
-fn describe_outcome(outcome: &Outcome) -> String {
+/// The file of puzzle `number`'s page: under --out-dir, or named after --html; `None` for text.
+fn page_path(args: &ExplainArgs, number: usize) -> Option<PathBuf> {
+    match (&args.out_dir, &args.html) {
+        (Some(dir), _) => Some(dir.join(format!("{number}.html"))),
+        (None, Some(base)) => Some(numbered(base, number)),
+        (None, None) => None,
+    }
+}
+
+/// `solved, the only answer`, `stuck`, ... (`relative`: the rules are trusted without proof).
+fn describe_outcome(outcome: &Outcome, relative: bool) -> String {
     match outcome {
         Outcome::Solved => "solved, the only answer".to_string(),
         Outcome::Several => "several solutions; the first found is explained".to_string(),
-        Outcome::Stuck { unknown } => format!("stuck with {unknown} edges unknown"),
+        Outcome::Stuck { unknown } => format!("stuck with {} unknown", count(*unknown, "edge")),
+        Outcome::Contradiction(c) if relative => format!(
+            "no solution under these rules, which are trusted without proof (--trust-rules): {c}"
+        ),
         Outcome::Contradiction(c) => format!("no solution: {c}"),
         Outcome::Limit { limit, .. } => format!("{}: {limit}", outcome_word(outcome)),
     }

@@ -31,7 +31,10 @@ impl Source {
         args.iter()
             .map(|a| match a.to_str() {
                 Some("-") => Source::Stdin,
-                Some(text) if url::looks_like_url(text) => Source::Url(text.to_string()),
+                // A bare `slither/5/5/...` is a file only when one is there by that name.
+                Some(text) if url::looks_like_url(text) && !(url::is_bare(text) && a.exists()) => {
+                    Source::Url(text.to_string())
+                }
                 _ => Source::File(a.clone()),
             })
             .collect()
@@ -51,9 +54,34 @@ pub enum Item {
         puzzle: Puzzle,
     },
     /// Input that could not be read (reported on standard error; the exit status becomes 2).
-    Problem(String),
+    Problem(Problem),
     /// Something worth a warning (a stream without its end marker).
     Warning(String),
+}
+
+/// Input that could not be read: the message, and the puzzle it was when it was one.
+#[derive(Debug)]
+pub struct Problem {
+    /// The message, `slink: ...`.
+    pub message: String,
+    /// The puzzle's number and source, when the problem is a puzzle that could not be read.
+    pub puzzle: Option<(usize, Arc<str>)>,
+}
+
+impl Problem {
+    /// A problem that is no puzzle (a file that cannot be read, a line too long).
+    fn input(message: String) -> Item {
+        Item::Problem(Problem {
+            message,
+            puzzle: None,
+        })
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 /// What is being read now.
@@ -66,6 +94,8 @@ enum Current<'a> {
         name: Arc<str>,
         lines: Box<dyn BufRead + Send + 'a>,
         line: usize,
+        /// A URL given as an argument (named by itself, so without a line number).
+        single: bool,
     },
 }
 
@@ -78,6 +108,8 @@ pub struct Inputs<'a> {
     max_cells: usize,
     /// Bytes read from the sources so far (for progress).
     read: Arc<AtomicU64>,
+    /// A puzzle to hand out after the warning about it.
+    pending: Option<Item>,
 }
 
 /// A reader that counts the bytes it hands out.
@@ -104,6 +136,7 @@ impl<'a> Inputs<'a> {
             number: 0,
             max_cells,
             read: Arc::default(),
+            pending: None,
         }
     }
 
@@ -119,6 +152,9 @@ impl<'a> Inputs<'a> {
 
     /// The next item; `before_read` is flushed before any read that may block.
     pub fn next(&mut self, before_read: &mut dyn Write) -> Option<Item> {
+        if let Some(item) = self.pending.take() {
+            return Some(item);
+        }
         loop {
             if self.current.is_none() {
                 let source = self.sources.pop_front()?;
@@ -139,13 +175,18 @@ impl<'a> Inputs<'a> {
                         });
                     }
                     Some(Err(e)) => {
+                        let mut puzzle = None;
                         if e.is_puzzle {
                             self.number += 1;
+                            puzzle = Some((self.number, name.clone()));
                         }
                         if !e.recoverable {
                             self.current = None;
                         }
-                        return Some(Item::Problem(format!("slink: {e}")));
+                        return Some(Item::Problem(Problem {
+                            message: format!("slink: {e}"),
+                            puzzle,
+                        }));
                     }
                     None => {
                         let missing = reader.missing_end_marker();
@@ -158,7 +199,12 @@ impl<'a> Inputs<'a> {
                         }
                     }
                 },
-                Current::Urls { name, lines, line } => {
+                Current::Urls {
+                    name,
+                    lines,
+                    line,
+                    single,
+                } => {
                     let _ = before_read.flush();
                     let mut text = String::new();
                     // A URL has at most a character per cell, and some words around them.
@@ -173,7 +219,7 @@ impl<'a> Inputs<'a> {
                                 self.max_cells
                             );
                             self.current = None;
-                            return Some(Item::Problem(problem));
+                            return Some(Problem::input(problem));
                         }
                         Ok(_) => {
                             *line += 1;
@@ -182,25 +228,41 @@ impl<'a> Inputs<'a> {
                                 continue;
                             }
                             self.number += 1;
-                            match url::decode_limited(t, self.max_cells) {
-                                Ok(puzzle) => {
-                                    return Some(Item::Puzzle {
+                            let at = if *single {
+                                name.to_string()
+                            } else {
+                                format!("{name}:{line}")
+                            };
+                            match url::decode_counting(t, self.max_cells) {
+                                Ok((puzzle, unknown)) => {
+                                    let item = Item::Puzzle {
                                         number: self.number,
                                         source: name.clone(),
                                         puzzle,
-                                    });
+                                    };
+                                    if unknown == 0 {
+                                        return Some(item);
+                                    }
+                                    // pzprjs's `.` is a clue "?": say that it is read as blank.
+                                    self.pending = Some(item);
+                                    let cells = if unknown == 1 { "cell" } else { "cells" };
+                                    return Some(Item::Warning(format!(
+                                        "slink: warning: {at}: puzzle {}: {unknown} {cells} written `.` (a clue \"?\" of unknown number) read as blank",
+                                        self.number
+                                    )));
                                 }
                                 Err(e) => {
-                                    return Some(Item::Problem(format!(
-                                        "slink: {name}:{line}: {e}"
-                                    )));
+                                    return Some(Item::Problem(Problem {
+                                        message: format!("slink: {at}: {e}"),
+                                        puzzle: Some((self.number, name.clone())),
+                                    }));
                                 }
                             }
                         }
                         Err(e) => {
                             let name = name.clone();
                             self.current = None;
-                            return Some(Item::Problem(format!(
+                            return Some(Problem::input(format!(
                                 "slink: cannot read {name}: {}",
                                 super::io_reason(&e)
                             )));
@@ -219,13 +281,15 @@ impl<'a> Inputs<'a> {
     ) -> Result<Option<Current<'a>>, Item> {
         let (name, input): (Arc<str>, Box<dyn Read + Send + 'a>) = match source {
             Source::Url(text) => {
-                // A URL argument: one puzzle, as a stream of URLs holding just it.
-                let name: Arc<str> = Arc::from("<url>");
+                // A URL argument: one puzzle, as a stream of URLs holding just it, named by
+                // the URL itself (shortened).
+                let name: Arc<str> = Arc::from(url::short(&text));
                 let lines: Box<dyn BufRead + Send + 'a> = Box::new(Cursor::new(text.into_bytes()));
                 return Ok(Some(Current::Urls {
                     name,
                     lines,
                     line: 0,
+                    single: true,
                 }));
             }
             Source::Stdin => match self.stdin.take() {
@@ -237,7 +301,7 @@ impl<'a> Inputs<'a> {
                 match open_file(&path) {
                     Ok(file) => (name, Box::new(file)),
                     Err(reason) => {
-                        return Err(Item::Problem(format!(
+                        return Err(Problem::input(format!(
                             "slink: cannot read {name}: {reason}"
                         )));
                     }
@@ -262,7 +326,7 @@ impl<'a> Inputs<'a> {
                 .take(SNIFF_LINE as u64)
                 .read_until(b'\n', &mut line);
             if let Err(e) = read {
-                return Err(Item::Problem(format!(
+                return Err(Problem::input(format!(
                     "slink: cannot read {name}: {}",
                     super::io_reason(&e)
                 )));
@@ -294,6 +358,7 @@ impl<'a> Inputs<'a> {
                 name,
                 lines,
                 line: 0,
+                single: false,
             }))
         } else {
             let input: Box<dyn Read + Send + 'a> = Box::new(head.chain(buffered));

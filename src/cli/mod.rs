@@ -3,9 +3,11 @@
 mod ablate;
 mod args;
 mod convert;
+mod corpus;
 mod discover;
 mod explain;
 mod generate;
+mod hint;
 mod input;
 mod interrupt;
 mod io;
@@ -13,6 +15,7 @@ mod parallel;
 mod proof;
 pub mod proof_cache;
 mod rules_check;
+mod rules_export;
 mod rules_test;
 mod solve;
 pub(crate) mod write_file;
@@ -21,6 +24,7 @@ use crate::deduce::{Deducer, DeducerSet};
 use crate::puzzle::MAX_CELLS;
 use crate::rules::compile::RuleBook;
 use crate::rules::{LoadError, RuleSet};
+use crate::solve::SolveOptions;
 use crate::stats::StatsView;
 use clap::{Args, Parser, Subcommand};
 use io::{Io, say};
@@ -59,8 +63,12 @@ enum Command {
     /// Explain each puzzle's solution step by step: every rule (file and line), symmetry,
     /// place and the edges it decided; as text, or as an HTML page to step through.
     Explain(explain::ExplainArgs),
-    /// Convert puzzles between the stream format and puzz.link URLs, without solving.
+    /// Convert puzzles between the stream format, puzz.link URLs and boards with marks
+    /// (framed pictures, pzprjs `pzprv3` files), without solving.
     Convert(convert::ConvertArgs),
+    /// For a half-solved board (lines and crosses made so far): which marks are wrong, or
+    /// else the easiest next step from the board as it is.
+    Hint(hint::HintArgs),
     /// Generate random Slink puzzles that the built-in rules finish (so each has one solution).
     Gen(generate::GenArgs),
 }
@@ -71,26 +79,30 @@ enum RulesCommand {
     Check(RuleDirArg),
     /// Run the examples written in the rule files and name each outcome.
     Test(RuleDirArg),
+    /// Write the built-in rule files into a directory, to edit them or add to them (load them
+    /// with `--rules DIR`).
+    Export(rules_export::ExportArgs),
     /// For each rule, count the puzzles of a corpus the rules no longer finish without it.
     Ablate(ablate::AblateArgs),
     /// Find new proven-sound rules in a small window and write them as rule files.
     Discover(discover::DiscoverArgs),
 }
 
-/// The rule directory of `rules check` and `rules test`.
+/// The rule directories of `rules check` and `rules test`.
 #[derive(Args, Debug, Clone)]
 struct RuleDirArg {
-    /// The rule directory (default: the built-in rule set).
+    /// The rule directories, loaded together as the solver loads them (default: the built-in
+    /// rule set; `builtin` names it, so `builtin mine` is the built-in set with mine's rules).
     #[arg(value_name = "DIR")]
-    dir: Option<PathBuf>,
-    /// The rule directory, as `--rules DIR` (the same as giving DIR).
-    #[arg(long = "rules", value_name = "DIR", conflicts_with = "dir")]
-    rules: Option<PathBuf>,
+    dirs: Vec<PathBuf>,
+    /// A rule directory, as `--rules DIR` (the same as giving DIR; repeatable).
+    #[arg(long = "rules", value_name = "DIR")]
+    rules: Vec<PathBuf>,
 }
 
 impl RuleDirArg {
-    fn dir(&self) -> Option<&Path> {
-        self.dir.as_deref().or(self.rules.as_deref())
+    fn dirs(&self) -> Vec<PathBuf> {
+        self.dirs.iter().chain(&self.rules).cloned().collect()
     }
 }
 
@@ -101,18 +113,35 @@ pub struct SolveArgs {
     /// when none is given (or for `-`).
     #[arg(value_name = "FILE|URL")]
     files: Vec<PathBuf>,
-    /// How answers are written: `ascii` (the spec's frame), `unicode` (box drawing), `svg`,
-    /// `json` (one object per line per puzzle, solved or not), `url` (each puzzle's
-    /// puzz.link URL).
+    /// How answers are written: `ascii` (the spec's frame), `unicode` (box drawing), `svg`
+    /// (one SVG document: standard output holds one puzzle's, and a second puzzle ends the
+    /// run with a message; give --out-dir for one file per puzzle), `json` (one object per
+    /// line per puzzle, solved or not, and `"outcome": "error"` for one that cannot be read),
+    /// `url` (each puzzle's puzz.link URL).
     #[arg(long, value_enum, default_value_t = FormatArg::Ascii)]
     format: FormatArg,
-    /// Colour for `--format unicode`: `auto` (on a terminal, unless NO_COLOR is set),
-    /// `always`, `never`.
+    /// With `--format svg`: write each answer to its own file, DIR/K.svg for puzzle K, instead
+    /// of standard output (DIR is made when missing; an existing file is kept, see --force).
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// With --out-dir: replace files that exist already (never through a symbolic link).
+    #[arg(long)]
+    force: bool,
+    /// Colour for `--format unicode` (other formats ignore it, with a warning): `auto` (on a
+    /// terminal, unless NO_COLOR is set), `always`, `never`.
     #[arg(long = "color", alias = "colour", value_enum, default_value_t = ColourArg::Auto)]
     colour: ColourArg,
-    /// With `--format svg`: draw crosses too.
+    /// With `--format svg`: draw crosses too (other formats ignore it, with a warning).
     #[arg(long)]
     crosses: bool,
+    /// Count each puzzle's answers up to N (default 2), and work out the edges every answer
+    /// shares even when there is one (JSON `solutions` and `facts`).
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    count: Option<u64>,
+    /// For a puzzle with several answers, propose clues for blank cells that make the
+    /// answer unique (or, failing that, leave the fewest edges undetermined), best first.
+    #[arg(long)]
+    suggest: bool,
     /// Solve on N threads (default: every core); answers stay in input order.
     #[arg(long, short = 'j', value_name = "N", value_parser = parse_jobs)]
     jobs: Option<usize>,
@@ -152,6 +181,19 @@ pub struct BudgetArgs {
     /// Give up on a puzzle after SECS seconds (decimals allowed); it ends as "limit".
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
+}
+
+impl BudgetArgs {
+    /// The solver's options: these budgets, the deducers of `deduction`, and whether the trail
+    /// keeps a reason for every edge (`reasons`: statistics and explanations need them).
+    fn solve_options(&self, deduction: &DeductionArgs, reasons: bool) -> SolveOptions {
+        SolveOptions {
+            switches: deduction.switches(),
+            max_nodes: self.max_nodes,
+            timeout: self.timeout,
+            reasons,
+        }
+    }
 }
 
 /// Whether a rule set read from files is proven sound before it is used.
@@ -246,6 +288,14 @@ impl Args for DeductionArgs {
     }
 }
 
+/// Parses `--count N`: a number of answers, at least 1.
+fn parse_count(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{text}`: give a number of answers, at least 1")),
+    }
+}
+
 /// The formats of `--format`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum FormatArg {
@@ -254,7 +304,7 @@ pub enum FormatArg {
     Ascii,
     /// Box-drawing lines and crosses.
     Unicode,
-    /// An SVG document per answer.
+    /// An SVG document per answer (one on standard output; --out-dir for several).
     Svg,
     /// One JSON object per line per puzzle.
     Json,
@@ -320,7 +370,8 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArg {
     /// Load the rule set from the `*.rules` files of DIR instead of the built-in one; repeat
-    /// to load several directories together, in the order given.
+    /// to load several directories together, in the order given. `builtin` names the built-in
+    /// set (loaded first): `--rules builtin --rules mine` adds mine's rules to it.
     #[arg(long = "rules", value_name = "DIR")]
     dirs: Vec<PathBuf>,
 }
@@ -339,7 +390,45 @@ impl RulesArg {
 
     /// Whether the rule set is the one built into the binary (proven by the test suite).
     fn is_builtin(&self) -> bool {
-        self.dirs.is_empty()
+        split_builtin(&self.dirs).1.is_empty()
+    }
+}
+
+/// The name that stands for the built-in rule set among rule directories (a directory of
+/// that name is written `./builtin`).
+pub const BUILTIN: &str = "builtin";
+
+/// Whether `dirs` name the built-in set, and the directories they name besides.
+fn split_builtin<P: AsRef<Path>>(dirs: &[P]) -> (bool, Vec<&Path>) {
+    let builtin = dirs.is_empty() || dirs.iter().any(|d| d.as_ref() == Path::new(BUILTIN));
+    let files = dirs
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|d| *d != Path::new(BUILTIN))
+        .collect();
+    (builtin, files)
+}
+
+/// The command that checks the rules of `dirs`, quoted for a POSIX shell where needed.
+fn check_command(dirs: &[&Path]) -> String {
+    let mut command = "slink rules check".to_string();
+    for dir in dirs {
+        command.push(' ');
+        command.push_str(&shell_word(&dir.display().to_string()));
+    }
+    command
+}
+
+/// A word for a POSIX shell: as it is when it is plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./+:=@,%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -348,11 +437,23 @@ impl RulesArg {
 /// (unless `--trust-rules`). Prints why on failure.
 fn load_proven<P: AsRef<Path>>(io: &mut Io, dirs: &[P], trust: TrustArg) -> Result<RuleSet, i32> {
     let set = load_dirs(io, dirs)?;
-    if !dirs.is_empty() {
+    let (builtin, files) = split_builtin(dirs);
+    if !files.is_empty() {
+        // The built-in rules come first and are proven by the test suite: only the others are.
+        let skip = if builtin {
+            RuleSet::builtin().rules.len()
+        } else {
+            0
+        };
+        let own = RuleSet {
+            rules: set.rules[skip..].to_vec(),
+            deducers: set.deducers.clone(),
+        };
         proof::vet(
             io,
-            &set,
-            &shown(dirs),
+            &own,
+            &shown(&files),
+            &check_command(&files),
             trust.trust_rules,
             !trust.no_proof_cache,
         )?;
@@ -369,21 +470,16 @@ fn shown<P: AsRef<Path>>(dirs: &[P]) -> String {
     names.join(" and ")
 }
 
-/// Loads a rule set (built-in when `dir` is None), without proofs; prints diagnostics on
-/// failure, and warnings about an empty directory and about deducers the set leaves off.
-fn load_set(io: &mut Io, dir: Option<&Path>) -> Result<RuleSet, i32> {
-    load_dirs(io, dir.as_slice())
-}
-
-/// Loads the rules of several directories together (built-in when there are none), without
-/// proofs; prints diagnostics on failure, and warnings as [`load_set`] does.
+/// Loads the rules of several directories together (built-in when there are none, or among
+/// them as `builtin`), without proofs; prints diagnostics on failure, and warnings about an
+/// empty directory and about deducers the set leaves off.
 fn load_dirs<P: AsRef<Path>>(io: &mut Io, dirs: &[P]) -> Result<RuleSet, i32> {
-    let set = match dirs {
+    let (builtin, files) = split_builtin(dirs);
+    let set = match files.as_slice() {
         [] => RuleSet::builtin(),
-        _ => match RuleSet::load_dirs(dirs) {
+        _ => match RuleSet::load_with_builtin(builtin, &files) {
             Ok(set) => {
-                let paths: Vec<&Path> = dirs.iter().map(AsRef::as_ref).collect();
-                proof::warn_about_contents(io, &set, &paths);
+                proof::warn_about_contents(io, &set, &files);
                 set
             }
             Err(e @ LoadError::Io { .. }) => {
@@ -469,12 +565,14 @@ pub fn run_with(args: Vec<OsString>, io: &mut Io) -> i32 {
     match cli.command {
         None => solve::run(io, &cli.solve),
         Some(Command::Solve(args)) => solve::run(io, &args),
-        Some(Command::Rules(RulesCommand::Check(arg))) => rules_check::run(io, arg.dir()),
-        Some(Command::Rules(RulesCommand::Test(arg))) => rules_test::run(io, arg.dir()),
+        Some(Command::Rules(RulesCommand::Check(arg))) => rules_check::run(io, &arg.dirs()),
+        Some(Command::Rules(RulesCommand::Test(arg))) => rules_test::run(io, &arg.dirs()),
+        Some(Command::Rules(RulesCommand::Export(args))) => rules_export::run(io, &args),
         Some(Command::Rules(RulesCommand::Ablate(args))) => ablate::run(io, &args),
         Some(Command::Rules(RulesCommand::Discover(args))) => discover::run(io, &args),
         Some(Command::Explain(args)) => explain::run(io, &args),
         Some(Command::Convert(args)) => convert::run(io, &args),
         Some(Command::Gen(args)) => generate::run(io, &args),
+        Some(Command::Hint(args)) => hint::run(io, &args),
     }
 }

@@ -2,11 +2,12 @@
 
 use super::input::{Inputs, Item};
 use super::interrupt::Output;
-use super::solve::{Done, Formatter, Writer, solved};
+use super::solve::{Done, Formatter, Marks, Writer, solved};
 use crate::puzzle::Puzzle;
 use crate::solve::Solver;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -25,8 +26,11 @@ const BATCH_CELLS: usize = 16_384;
 /// waits for the writer, so memory stays bounded on an endless stream, also when one slow
 /// puzzle holds back the answers after it (one puzzle larger than the window still goes).
 const WINDOW_CELLS_PER_JOB: usize = 2_000_000;
-/// What an item costs in the window besides its cells (so that tiny puzzles count too).
-const ITEM_COST: usize = 64;
+/// What an item costs in the window besides its cells, so that tiny puzzles count too: its
+/// answer, source name and bookkeeping take a few hundred bytes, and a window of 2 threads
+/// then holds at most about 4,000 of them (over a hundred batches), which keeps memory flat on
+/// a stream of a million tiny puzzles (tested in tests/trust.rs).
+const ITEM_COST: usize = 1024;
 
 /// Reads, solves on `jobs` threads and writes in input order.
 ///
@@ -53,7 +57,7 @@ pub(super) fn run(
     let formatter = (!count).then_some(writer.formatter);
     std::thread::scope(|scope| {
         for _ in 0..jobs {
-            let mut solver = Solver::with_options(solver.book().clone(), solver.options());
+            let mut solver = solver.sibling();
             let (job_rx, done_tx) = (Arc::clone(&job_rx), done_tx.clone());
             scope.spawn(move || {
                 loop {
@@ -70,7 +74,8 @@ pub(super) fn run(
         }
         drop(job_rx);
         let window = &window;
-        scope.spawn(move || read(inputs, job_tx, done_tx, window));
+        let marks = writer.marks();
+        scope.spawn(move || read(inputs, job_tx, done_tx, window, &marks));
         let written = write_in_order(done_rx, window, writer, output, err);
         // The reader may wait for room the writer will no longer make.
         window.close();
@@ -121,12 +126,15 @@ fn solve_batch(
 /// The reader: puzzles go to the solvers in batches, messages straight to the writer. A
 /// batch is sent when it is full, before the reader waits for the window, and before any
 /// read from the input that may block (so a slow interactive stream is not held back).
+/// Where each puzzle ends in the input goes to `marks` (for the progress bar).
 fn read(
     inputs: &mut Inputs,
     job_tx: SyncSender<Vec<Job>>,
     done_tx: Sender<Results>,
     window: &Window,
+    marks: &Marks,
 ) {
+    let bytes_read = inputs.bytes_read();
     let mut batch = Batch {
         jobs: Vec::new(),
         cells: 0,
@@ -151,6 +159,7 @@ fn read(
                 source,
                 puzzle,
             } => {
+                marks.note(number, bytes_read.load(Ordering::Relaxed));
                 batch.cells += puzzle.rows * puzzle.cols;
                 batch.jobs.push((seq, number, source, puzzle));
                 if batch.jobs.len() >= BATCH_PUZZLES || batch.cells >= BATCH_CELLS {

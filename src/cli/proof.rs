@@ -45,7 +45,15 @@ pub fn prove_rule(io: &mut Io, rule: &Rule, index: usize, total: usize) -> Verdi
 /// (exit status 2) unless every rule is proven sound or never fires. With `trust`, nothing is
 /// proven and a warning says what the answers then rest on. With `cached`, rules proven sound
 /// before (in the cache `io` names) are not proven again, and the rules proven now are added.
-pub fn vet(io: &mut Io, set: &RuleSet, source: &str, trust: bool, cached: bool) -> Result<(), i32> {
+/// `check` is the command that shows every proof (`slink rules check DIR...`).
+pub fn vet(
+    io: &mut Io,
+    set: &RuleSet,
+    source: &str,
+    check: &str,
+    trust: bool,
+    cached: bool,
+) -> Result<(), i32> {
     if trust {
         say!(
             io,
@@ -88,9 +96,10 @@ pub fn vet(io: &mut Io, set: &RuleSet, source: &str, trust: bool, cached: bool) 
     }
     say!(
         io,
-        "slink: refusing the rules of {source}: {refused} of its {total} rules {} not proven \
-         sound (`slink rules check {source}` shows every proof; --trust-rules uses the rules \
+        "slink: refusing the rules of {source}: {refused} of its {} {} not proven \
+         sound (`{check}` shows every proof; --trust-rules uses the rules \
          anyway)",
+        crate::format::words::count(total, "rule"),
         if refused == 1 { "is" } else { "are" }
     );
     Err(EXIT_BAD_INPUT)

@@ -7,19 +7,18 @@
 
 use super::io::Io;
 use super::proof::{deducer_list, missing_deducers, prove_rule};
-use super::{EXIT_OK, EXIT_UNSOLVED, load_set};
+use super::{EXIT_OK, EXIT_UNSOLVED, load_dirs};
 use crate::geometry::Symmetry;
 use crate::rules::prove::{Counterexample, Overlap, Verdict, overlaps};
 use crate::rules::{Fact, Glyph, Rule, RuleSet};
 use std::fmt::Write;
-use std::path::Path;
 
 /// Width of the status column.
 const STATUS: usize = 8;
 
 /// Runs the check; returns the exit status.
-pub fn run(io: &mut Io, dir: Option<&Path>) -> i32 {
-    match load_set(io, dir) {
+pub fn run(io: &mut Io, dirs: &[std::path::PathBuf]) -> i32 {
+    match load_dirs(io, dirs) {
         Ok(set) => {
             let report = check_set(io, &set);
             if let Err(status) = io.print(&report.text) {

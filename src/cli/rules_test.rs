@@ -1,13 +1,12 @@
 //! `slink rules test`: run the examples of every rule and name each outcome.
 
 use super::io::Io;
-use super::{EXIT_OK, EXIT_UNSOLVED, load_set};
+use super::{EXIT_OK, EXIT_UNSOLVED, load_dirs};
 use crate::rules::examples::run_all;
-use std::path::Path;
 
 /// Runs the examples; returns the exit status (1 when an example failed, 2 when the rules cannot be read).
-pub fn run(io: &mut Io, dir: Option<&Path>) -> i32 {
-    let set = match load_set(io, dir) {
+pub fn run(io: &mut Io, dirs: &[std::path::PathBuf]) -> i32 {
+    let set = match load_dirs(io, dirs) {
         Ok(set) => set,
         Err(status) => return status,
     };

@@ -5,21 +5,28 @@
 //! [`Writer`] puts results back in input order and writes them in the chosen format, with
 //! messages, grades and statistics on standard error.
 
-use super::input::{Inputs, Item, Source};
+use super::input::{Inputs, Item, Problem, Source};
 use super::interrupt::Output;
-use super::io::Io;
+use super::io::{Io, say};
+use super::write_file::{Existing, write_file};
 use super::{ColourArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, FormatArg, SolveArgs};
+use crate::deduce::ambiguity::{Ambiguity, AmbiguityOptions};
 use crate::engine::Tally;
 use crate::format::ascii::{render_board, write_board};
-use crate::format::json::{Grade, Record};
+use crate::format::json::{ErrorRecord, Grade, Record};
+use crate::format::view::Marked;
+use crate::format::words::count;
 use crate::format::{svg, unicode, url};
 use crate::puzzle::Puzzle;
-use crate::solve::{Attempt, Outcome, SolveOptions, Solver};
+use crate::solve::{Attempt, Outcome, Solver};
 use crate::stats::Stats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{self, Write};
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Solves every puzzle of the given sources; returns the exit status.
@@ -28,13 +35,17 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         Ok(book) => book,
         Err(status) => return status,
     };
-    let options = SolveOptions {
-        switches: args.deduction.switches(),
-        max_nodes: args.budget.max_nodes,
-        timeout: args.budget.timeout,
-        reasons: args.stats.is_some(),
-    };
-    let solver = Solver::with_options(book, options);
+    let options = args
+        .budget
+        .solve_options(&args.deduction, args.stats.is_some());
+    let mut solver = Solver::with_options(book, options);
+    solver.set_unasked_ambiguity(true);
+    if args.count.is_some() || args.suggest {
+        solver.set_ambiguity(AmbiguityOptions {
+            count: args.count.unwrap_or(AmbiguityOptions::default().count),
+            suggest: args.suggest,
+        });
+    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -46,12 +57,34 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
             io.out_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
+    // Options the chosen format has no use for are said to be ignored.
+    if args.colour != ColourArg::Auto && args.format != FormatArg::Unicode {
+        say!(
+            io,
+            "slink: warning: --color is for --format unicode; --format {} ignores it",
+            format_name(args.format)
+        );
+    }
+    if args.crosses && args.format != FormatArg::Svg {
+        say!(
+            io,
+            "slink: warning: --crosses is for --format svg; --format {} ignores it",
+            format_name(args.format)
+        );
+    }
+    let out_dir = match out_dir(io, args) {
+        Ok(dir) => dir,
+        Err(status) => return status,
+    };
     let mut writer = Writer {
+        out_dir,
+        svgs: 0,
         formatter: Formatter {
             format: args.format,
             colour,
             crosses: args.crosses,
             grade: args.grade,
+            suggest: args.suggest,
             // Trusted rules may be unsound: a contradiction then is one under those rules.
             relative: args.trust.trust_rules && !args.rules.is_builtin(),
         },
@@ -61,7 +94,7 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
         unsolved: 0,
         bad_input: false,
         buffer: Vec::new(),
-        progress: Progress::new(io.err_terminal),
+        progress: Progress::new(io.err_terminal && !typed_in(&args.files)),
     };
     // On a terminal, a puzzle that holds the stream for seconds is named (without --timeout).
     if io.err_terminal && args.budget.timeout.is_none() {
@@ -88,13 +121,40 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
     if let Err(e) = result
         && e.kind() != io::ErrorKind::BrokenPipe
     {
-        let _ = writeln!(err, "slink: cannot write the answers: {e}");
+        match e
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<Refusal>())
+        {
+            Some(refusal) => {
+                let _ = writeln!(err, "slink: {refusal}");
+            }
+            None => {
+                let _ = writeln!(err, "slink: cannot write the answers: {e}");
+            }
+        }
         return EXIT_BAD_INPUT;
+    }
+    if let Some(dir) = &writer.out_dir {
+        let _ = writeln!(
+            err,
+            "slink: wrote {} to {}",
+            count(writer.svgs, "SVG file"),
+            dir.path.display()
+        );
     }
     if let Some(stats) = &writer.stats {
         let _ = err.write_all(stats.report().as_bytes());
     }
     writer.status()
+}
+
+/// Whether the puzzles come from standard input and that is a terminal: a person typing
+/// them in, who is shown no bar.
+fn typed_in(files: &[std::path::PathBuf]) -> bool {
+    let stdin = Source::of_args(files)
+        .iter()
+        .any(|s| matches!(s, Source::Stdin));
+    stdin && std::io::stdin().is_terminal()
 }
 
 /// One input item, done: a solved puzzle, or a message.
@@ -121,7 +181,7 @@ pub(super) enum Done {
         notes: Notes,
     },
     /// Input that could not be read.
-    Problem(String),
+    Problem(Problem),
     /// A warning.
     Warning(String),
 }
@@ -199,6 +259,7 @@ pub(super) struct Formatter {
     colour: bool,
     crosses: bool,
     grade: bool,
+    suggest: bool,
     relative: bool,
 }
 
@@ -208,12 +269,102 @@ pub(super) struct Notes {
     message: Option<String>,
     /// Its grade line, with `--grade`.
     grade: Option<String>,
+    /// Its suggested clues, a line each, with `--suggest`.
+    suggestions: Vec<String>,
     /// Its size, rows then columns (written `ROWSxCOLS` only when something is said).
     size: (usize, usize),
 }
 
+/// Where `--out-dir` writes each puzzle's SVG file, and whether it replaces files.
+pub(super) struct OutDir {
+    path: PathBuf,
+    existing: Existing,
+}
+
+/// The directory of `--out-dir`, made when it is missing; `None` without the option. Refuses
+/// the option with a format other than SVG.
+fn out_dir(io: &mut Io, args: &SolveArgs) -> Result<Option<OutDir>, i32> {
+    let Some(path) = &args.out_dir else {
+        if args.force {
+            say!(
+                io,
+                "slink: --force is for --out-dir (replace files that exist already)"
+            );
+            return Err(EXIT_BAD_INPUT);
+        }
+        return Ok(None);
+    };
+    if args.format != FormatArg::Svg {
+        say!(
+            io,
+            "slink: --out-dir writes one SVG file per puzzle: give --format svg too (--format {} writes to standard output)",
+            format_name(args.format)
+        );
+        return Err(EXIT_BAD_INPUT);
+    }
+    make_dir(path).map_err(|message| {
+        say!(io, "slink: {message}");
+        EXIT_BAD_INPUT
+    })?;
+    Ok(Some(OutDir {
+        path: path.clone(),
+        existing: if args.force {
+            Existing::Replace
+        } else {
+            Existing::Keep
+        },
+    }))
+}
+
+/// Makes the directory `path` (and its parents) unless it is there; refuses anything else there.
+pub(super) fn make_dir(path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Ok(());
+    }
+    if path.exists() {
+        return Err(format!(
+            "{} is not a directory: give --out-dir a directory (it is made when missing)",
+            path.display()
+        ));
+    }
+    std::fs::create_dir_all(path).map_err(|e| {
+        format!(
+            "cannot make the directory {}: {}",
+            path.display(),
+            super::io_reason(&e)
+        )
+    })
+}
+
+/// The name of a format as `--format` takes it.
+fn format_name(format: FormatArg) -> &'static str {
+    match format {
+        FormatArg::Ascii => "ascii",
+        FormatArg::Unicode => "unicode",
+        FormatArg::Svg => "svg",
+        FormatArg::Json => "json",
+        FormatArg::Url => "url",
+    }
+}
+
+/// Why the run stops before its end: the message is said as it is.
+#[derive(Debug)]
+struct Refusal(String);
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
 /// Writes results in the chosen format and keeps the counts that make the exit status.
 pub(super) struct Writer {
+    /// With `--out-dir`: where the SVG files go.
+    out_dir: Option<OutDir>,
+    /// SVG documents written so far (standard output holds only one).
+    svgs: usize,
     pub(super) formatter: Formatter,
     pub(super) stats: Option<Stats>,
     unsolved: usize,
@@ -223,6 +374,11 @@ pub(super) struct Writer {
 }
 
 impl Writer {
+    /// Where the puzzles read ahead end in the input, for the progress bar.
+    pub(super) fn marks(&self) -> Arc<Marks> {
+        self.progress.marks()
+    }
+
     fn status(&self) -> i32 {
         if self.bad_input {
             EXIT_BAD_INPUT
@@ -241,9 +397,16 @@ impl Writer {
         done: Done,
     ) -> io::Result<Option<crate::board::Board>> {
         match done {
-            Done::Problem(message) => {
+            Done::Problem(problem) => {
                 self.bad_input = true;
-                self.progress.say(err, &message);
+                self.progress.say(err, &problem.message);
+                // In JSON, a puzzle that could not be read has its record too.
+                if self.formatter.format == FormatArg::Json
+                    && let Some((number, source)) = &problem.puzzle
+                {
+                    let message = problem.message.trim_start_matches("slink: ");
+                    out.write_all(ErrorRecord::new(*number, source, message).line().as_bytes())?;
+                }
                 Ok(None)
             }
             Done::Warning(message) => {
@@ -276,7 +439,10 @@ impl Writer {
                         &attempt,
                         time,
                     );
-                    out.write_all(&self.buffer)?;
+                    let buffer = std::mem::take(&mut self.buffer);
+                    let placed = self.place(out, number, &buffer);
+                    self.buffer = buffer;
+                    placed?;
                     notes
                 };
                 self.note(err, number, &source, notes);
@@ -289,10 +455,37 @@ impl Writer {
                 notes,
                 ..
             } => {
-                out.write_all(&bytes)?;
+                self.place(out, number, &bytes)?;
                 self.note(err, number, &source, notes);
                 Ok(None)
             }
+        }
+    }
+
+    /// Puts a puzzle's output in its place: standard output, or with `--format svg` its own
+    /// file under `--out-dir`. Standard output holds one SVG document: a second one ends the
+    /// run with a message pointing at `--out-dir`.
+    fn place(&mut self, out: &mut dyn Write, number: usize, bytes: &[u8]) -> io::Result<()> {
+        if self.formatter.format != FormatArg::Svg || bytes.is_empty() {
+            return out.write_all(bytes);
+        }
+        self.svgs += 1;
+        match &self.out_dir {
+            Some(dir) => {
+                let path = dir.path.join(format!("{number}.svg"));
+                write_file(&path, bytes, dir.existing)
+                    .map_err(|e| io::Error::other(Refusal(e.to_string())))
+            }
+            None if self.svgs > 1 => {
+                // What is written so far goes out first (a full disk is said as such).
+                out.flush()?;
+                Err(io::Error::other(Refusal(format!(
+                    "puzzle {number}: standard output holds one SVG document, and an earlier \
+                 puzzle's is written; give --out-dir DIR to write each puzzle's SVG to a file \
+                 of its own (DIR/1.svg, DIR/2.svg, ...)"
+                ))))
+            }
+            None => out.write_all(bytes),
         }
     }
 
@@ -306,13 +499,19 @@ impl Writer {
                 &format!("slink: puzzle {number} ({source}, {rows}x{cols}): {what}"),
             );
         }
+        for line in notes.suggestions {
+            self.progress.say(
+                err,
+                &format!("slink: puzzle {number} ({source}, {rows}x{cols}): {line}"),
+            );
+        }
         if let Some(grade) = notes.grade {
             self.progress.say(
                 err,
                 &format!("slink: puzzle {number} ({source}, {rows}x{cols}): grade: {grade}"),
             );
         }
-        self.progress.tick();
+        self.progress.tick(number);
     }
 }
 
@@ -331,22 +530,28 @@ impl Formatter {
             board,
             outcome,
             report,
+            ambiguity,
         } = attempt;
         let notes = self.notes(attempt);
+        let marked = Marked {
+            board,
+            undetermined: ambiguity.as_ref().map_or(&[], |a| &a.undetermined),
+        };
         match self.format {
             FormatArg::Ascii if outcome.has_answer() => {
                 render_board(buffer, number, board);
             }
             FormatArg::Unicode if outcome.has_answer() => {
                 let mut text = String::new();
-                unicode::render(&mut text, number, board, self.colour);
+                unicode::render(&mut text, number, &marked, self.colour);
                 buffer.extend_from_slice(text.as_bytes());
             }
             FormatArg::Svg if outcome.has_answer() => {
                 let options = svg::SvgOptions {
                     crosses: self.crosses,
                 };
-                buffer.extend_from_slice(svg::render(board, options).as_bytes());
+                let label = Some((number, source));
+                buffer.extend_from_slice(svg::render_labelled(&marked, options, label).as_bytes());
             }
             FormatArg::Json => {
                 let record = Record::new(
@@ -358,6 +563,12 @@ impl Formatter {
                     time.as_secs_f64() * 1e3,
                     notes.message.clone(),
                 );
+                let record = match ambiguity {
+                    Some(a) if outcome.has_answer() => {
+                        record.with_ambiguity(a, &marked, self.suggest)
+                    }
+                    _ => record,
+                };
                 buffer.extend_from_slice(record.line().as_bytes());
             }
             FormatArg::Url => {
@@ -379,25 +590,52 @@ impl Formatter {
     fn notes(&self, attempt: &Attempt) -> Notes {
         let board = &attempt.board;
         Notes {
-            message: self.message(&attempt.outcome, board),
+            message: self.message(&attempt.outcome, board, attempt.ambiguity.as_ref()),
             grade: self.grade.then(|| Grade::of(&attempt.report).summary()),
+            suggestions: match &attempt.ambiguity {
+                Some(a) if self.suggest => suggestion_lines(a),
+                _ => Vec::new(),
+            },
             size: (board.rows(), board.cols()),
         }
     }
 
     /// What to say on standard error about a puzzle that was not solved with one answer.
-    fn message(&self, outcome: &Outcome, board: &crate::board::Board) -> Option<String> {
+    fn message(
+        &self,
+        outcome: &Outcome,
+        board: &crate::board::Board,
+        ambiguity: Option<&Ambiguity>,
+    ) -> Option<String> {
         Some(match outcome {
             Outcome::Solved => return None,
-            Outcome::Several => {
-                "several solutions: the answer printed is the first one found".to_string()
-            }
+            Outcome::Several => match ambiguity {
+                Some(a) if !a.complete => format!(
+                    "several solutions (at least {}): the answer printed is the first one \
+                     found; at least {} of {} edges are undetermined (differ between \
+                     answers; the time to work out the rest ran out)",
+                    a.solutions,
+                    a.undetermined.len(),
+                    board.edge_count()
+                ),
+                Some(a) => format!(
+                    "several solutions ({} {}): the answer printed is the first one found; \
+                     {} of {} edges are undetermined (differ between answers)",
+                    if a.exact() { "exactly" } else { "at least" },
+                    a.solutions,
+                    a.undetermined.len(),
+                    board.edge_count()
+                ),
+                None => "several solutions: the answer printed is the first one found \
+                         (the edges they share were not worked out: a budget ran out)"
+                    .to_string(),
+            },
             Outcome::Stuck { unknown } => format!(
                 "stuck: deduction ran out with {unknown} of {} edges unknown",
                 board.edge_count()
             ),
             Outcome::Contradiction(c) if self.relative => format!(
-                "contradiction under the rules, which are trusted without proof \
+                "no solution under these rules, which are trusted without proof \
                  (--trust-rules): {c}; the puzzle itself may have a solution"
             ),
             Outcome::Contradiction(c) => format!("no solution: {c}"),
@@ -413,6 +651,35 @@ impl Formatter {
     }
 }
 
+/// The lines said about a puzzle's suggested clues (`--suggest`).
+fn suggestion_lines(a: &Ambiguity) -> Vec<String> {
+    if a.solutions <= 1 {
+        return Vec::new();
+    }
+    let mut lines: Vec<String> = Vec::new();
+    if a.suggestions.is_empty() {
+        lines.push("suggest: no clue to propose".to_string());
+    }
+    if a.cut_short {
+        lines.push(format!(
+            "suggest: the search for clues was cut short after {} s (or at the puzzle's \
+             budget); the clues below are the best found by then",
+            crate::deduce::ambiguity::SUGGEST_TIME.as_secs()
+        ));
+    }
+    lines.extend(a.suggestions.iter().map(|s| {
+        let what = match s.undetermined {
+            0 => "makes the answer unique".to_string(),
+            u => format!("leaves {u} edges undetermined (no single clue makes it unique)"),
+        };
+        format!(
+            "suggest: clue {} in cell ({}, {}) (row, column from 0) {what}",
+            s.clue, s.row, s.col
+        )
+    }));
+    lines
+}
+
 /// The total size of the sources when they are all files (for the time left).
 fn total_bytes(sources: &[Source]) -> Option<u64> {
     sources
@@ -425,9 +692,15 @@ fn total_bytes(sources: &[Source]) -> Option<u64> {
         .sum()
 }
 
-/// A progress bar on standard error, shown only on a terminal and only once the work has
-/// taken more than a second: puzzles done, the rate, and (when the input is files) how much
-/// of the input is read and the time left.
+/// A progress bar on standard error, shown only on a terminal, only once the work has taken
+/// more than a second, and never while standard input is a terminal (a person typing puzzles
+/// in): puzzles written, their rate, and (when the input is files) how much of the input the
+/// written puzzles cover, with the time left.
+///
+/// Every figure is over the real time since the run started, and the share done is that of
+/// the puzzles written (not of the bytes read, which run ahead by what is in flight), so the
+/// time left is `elapsed * (1 - done) / done`; it shows once there is enough to go on
+/// ([`ESTIMATE_AFTER`] and [`ESTIMATE_SHARE`]).
 struct Progress {
     terminal: bool,
     started: Instant,
@@ -436,7 +709,54 @@ struct Progress {
     total: Option<u64>,
     /// Input bytes read so far.
     read: Arc<AtomicU64>,
+    /// Where in the input each puzzle in flight ends (filled by the reader of `--jobs`).
+    marks: Arc<Marks>,
+    /// Input bytes covered by the puzzles written.
+    position: u64,
     bar: Option<ProgressBar>,
+}
+
+/// How long the run goes before the bar shows.
+const BAR_AFTER: Duration = Duration::from_secs(1);
+/// How long the run goes before the time left is estimated.
+const ESTIMATE_AFTER: Duration = Duration::from_millis(1500);
+/// The share of the input done before the time left is estimated.
+const ESTIMATE_SHARE: f64 = 0.02;
+
+/// Where in the input each puzzle read ahead ends, in reading order: the reader of `--jobs`
+/// notes them, the writer takes them back as it writes the puzzles (so they are few: what
+/// is in flight). Unused (and empty) when the bar is never shown.
+#[derive(Default)]
+pub(super) struct Marks {
+    used: bool,
+    ends: Mutex<VecDeque<(usize, u64)>>,
+}
+
+impl Marks {
+    /// Notes that puzzle `number` ends at byte `end` of the input.
+    pub(super) fn note(&self, number: usize, end: u64) {
+        if self.used {
+            self.ends
+                .lock()
+                .expect("no thread panics holding it")
+                .push_back((number, end));
+        }
+    }
+
+    /// The end of puzzle `number`, forgetting it and those before it; `None` when it was
+    /// not noted.
+    fn take(&self, number: usize) -> Option<u64> {
+        let mut ends = self.ends.lock().expect("no thread panics holding it");
+        let mut end = None;
+        while let Some(&(n, e)) = ends.front() {
+            if n > number {
+                break;
+            }
+            end = Some(e);
+            ends.pop_front();
+        }
+        end
+    }
 }
 
 impl Progress {
@@ -447,34 +767,72 @@ impl Progress {
             done: 0,
             total: None,
             read: Arc::default(),
+            marks: Arc::new(Marks {
+                used: terminal,
+                ends: Mutex::default(),
+            }),
+            position: 0,
             bar: None,
         }
     }
 
-    /// Counts a puzzle done; shows the bar once a second has passed.
-    fn tick(&mut self) {
+    /// The notes of where puzzles end, for a reader that runs ahead of the writer.
+    pub(super) fn marks(&self) -> Arc<Marks> {
+        Arc::clone(&self.marks)
+    }
+
+    /// Counts puzzle `number` written; shows the bar once a second has passed.
+    fn tick(&mut self, number: usize) {
         self.done += 1;
         if !self.terminal {
             return;
         }
+        // Read ahead (`--jobs`): where this puzzle ends; read one at a time: what is read.
+        self.position = match self.marks.take(number) {
+            Some(end) => end,
+            None => self.read.load(Ordering::Relaxed),
+        };
         let elapsed = self.started.elapsed();
-        if self.bar.is_none() && elapsed > Duration::from_secs(1) {
+        if self.bar.is_none() && elapsed > BAR_AFTER {
             let bar = ProgressBar::with_draw_target(self.total, ProgressDrawTarget::stderr());
             let template = if self.total.is_some() {
-                "{spinner} {msg} [{bar:30}] {percent}% read, {elapsed} elapsed, {eta} left"
+                "[{bar:16}] {msg}"
             } else {
-                "{spinner} {msg}, {elapsed} elapsed"
+                "{msg}"
             };
             let style = ProgressStyle::with_template(template)
-                .unwrap_or_else(|_| ProgressStyle::default_spinner());
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
             bar.set_style(style);
             self.bar = Some(bar);
         }
         if let Some(bar) = &self.bar {
-            let rate = self.done as f64 / elapsed.as_secs_f64().max(1e-9);
-            bar.set_message(format!("{} puzzles solved, {rate:.0}/s", self.done));
-            bar.set_position(self.read.load(Ordering::Relaxed));
+            bar.set_message(self.line(elapsed));
+            bar.set_position(self.position);
         }
+    }
+
+    /// The words of the bar after `elapsed`.
+    fn line(&self, elapsed: Duration) -> String {
+        let seconds = elapsed.as_secs_f64();
+        let rate = self.done as f64 / seconds.max(1e-9);
+        let mut line = format!(
+            "{} puzzle{} solved, {rate:.0}/s",
+            self.done,
+            if self.done == 1 { "" } else { "s" }
+        );
+        if let Some(total) = self.total.filter(|&t| t > 0) {
+            let share = (self.position as f64 / total as f64).min(1.0);
+            let _ = write!(line, ", {:.0}% done", 100.0 * share);
+            let _ = write!(line, ", {} elapsed", duration_words(seconds));
+            if elapsed >= ESTIMATE_AFTER && share >= ESTIMATE_SHARE {
+                let left = seconds * (1.0 - share) / share;
+                let _ = write!(line, ", about {} left", duration_words(left));
+            }
+        } else {
+            let _ = write!(line, ", {} elapsed", duration_words(seconds));
+        }
+        line
     }
 
     /// Writes a message line, keeping the bar below it.
@@ -493,6 +851,21 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// `4.2 s`, `17 s`, `3 min 05 s`, `1 h 02 min`.
+fn duration_words(seconds: f64) -> String {
+    if seconds < 10.0 {
+        format!("{seconds:.1} s")
+    } else if seconds < 60.0 {
+        format!("{:.0} s", seconds.floor())
+    } else if seconds < 3600.0 {
+        let s = seconds as u64;
+        format!("{} min {:02} s", s / 60, s % 60)
+    } else {
+        let m = (seconds / 60.0) as u64;
+        format!("{} h {:02} min", m / 60, m % 60)
     }
 }
 

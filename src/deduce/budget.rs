@@ -16,7 +16,11 @@ impl std::fmt::Display for Limit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Limit::Nodes(n) => write!(f, "the search-node limit ({n}) was reached"),
-            Limit::Time(d) => write!(f, "the time limit ({:.3} s) was reached", d.as_secs_f64()),
+            Limit::Time(d) => write!(
+                f,
+                "the time limit ({}) was reached",
+                crate::format::words::limit(*d)
+            ),
         }
     }
 }

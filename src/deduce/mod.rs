@@ -14,6 +14,7 @@
 //! Layers: [`budget`], [`loop_closure`] and [`colouring`] stand on the board (the engine calls
 //! them at every fixpoint); [`probing`] and [`search`] stand on the engine.
 
+pub mod ambiguity;
 pub mod budget;
 pub mod colouring;
 pub mod connectivity;

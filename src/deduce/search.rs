@@ -13,6 +13,8 @@ pub struct Found {
     pub first: Option<Board>,
     /// Whether a second, different answer was found (then the search stopped there).
     pub several: bool,
+    /// The second answer, when one was found.
+    pub second: Option<Board>,
     /// The lines of the first answer (lattice indices, sorted), to tell answers apart.
     pub(crate) first_edges: Option<Vec<u32>>,
     /// Whether the SAT search has blocked the first answer.

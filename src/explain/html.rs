@@ -1,25 +1,41 @@
-//! An explanation as one self-contained HTML page: the puzzle as SVG, a slider and the arrow keys to step through the deductions, each step's rule drawn as its picture and the edges it decided highlighted on the board.
+//! An explanation as one self-contained HTML page: the puzzle as SVG scaled to the window, the controls fixed above it, and beside it each step's text, its rule's `when` and `then` drawn as small boards, and a legend; the slider, the arrow keys and buttons for the next step of a kind (rule, colouring, probing, search) step through the deductions.
 //!
 //! No network and no other file: the data is JSON inside the page, the drawing is built by
-//! a small script. Keys: Left and Right step, Home and End jump; opening the page as
-//! `...#end` jumps to the last step (as End would), `...#step` steps to it with Right, one
-//! step at a time. Every edge of the drawing is an SVG
+//! a small script. The steps are stored compactly as numbers (each step: its kind, its rule
+//! or text, its anchor, and its edges as `2 * edge + (1 for a cross)`), and a step is drawn by
+//! setting or clearing only its own edges, so stepping costs the same at any size. Keys: Left
+//! and Right step, Home and End jump; opening the page as `...#end` jumps to the last step
+//! (as End would), `...#step` steps to it with Right, one step at a time, and `...#measure`
+//! steps through every step and back, writing the time each took and where the board was
+//! into `<pre id="measure">` (for the browser test). Every edge of the drawing is an SVG
 //! `line` with `data-edge="h R C"` (or `v R C`) and the class `edge line`, `edge cross` or
 //! `edge unknown`, so that what is drawn can be read back from the page.
 
 use super::{Step, steps as board_steps};
-use crate::board::Board;
+use crate::board::{Board, Reason};
+use crate::deduce::Deducer;
 use crate::format::view::{Edge, Picture};
 use crate::rules::compile::RuleBook;
+use crate::rules::{Fact, Glyph};
 use serde::Serialize;
+use std::collections::HashMap;
 
+/// The kinds of step the page can jump between, as numbered in its data.
+const KIND_RULE: i64 = 0;
+const KIND_COLOURING: i64 = 1;
+const KIND_PROBING: i64 = 2;
+const KIND_SEARCH: i64 = 3;
+const KIND_OTHER: i64 = 4;
+
+/// A rule variant some step used: its name, file, line and symmetry, and its pictures as
+/// `[y, x]` dots and `[y, x, glyph]` facts (glyph 1 a line, 2 a cross, 10 + n the clue n) on
+/// the doubled lattice.
 #[derive(Serialize)]
-struct PageStep {
-    title: String,
-    edges: String,
-    when: Option<String>,
-    then: Option<String>,
-    decided: Vec<(usize, usize, u8)>,
+struct PageRule {
+    head: String,
+    dots: Vec<[i32; 2]>,
+    when: Vec<[i32; 3]>,
+    then: Vec<[i32; 3]>,
 }
 
 #[derive(Serialize)]
@@ -28,22 +44,116 @@ struct Page {
     outcome: String,
     rows: usize,
     cols: usize,
-    clues: Vec<Option<u8>>,
-    steps: Vec<PageStep>,
+    /// One character a cell, row by row: `.` for none, else the clue's digit.
+    clues: String,
+    /// The rule variants used, referred to by rule steps.
+    rules: Vec<PageRule>,
+    /// The words of the other steps, each once, referred to by those steps.
+    texts: Vec<String>,
+    /// How many steps.
+    count: usize,
+    /// The steps, one after the other: kind, rule or text, anchor row and column (doubled
+    /// lattice; rule steps only), the count of edges, then the edges.
+    steps: Vec<i64>,
 }
 
-fn page_step(step: &Step, book: &RuleBook) -> PageStep {
-    let pictures = step.rule_pictures(book);
-    PageStep {
-        title: step.title(book),
-        edges: step.edges_text(),
-        when: pictures.as_ref().map(|p| p.0.clone()),
-        then: pictures.map(|p| p.1),
-        decided: step
-            .decided
-            .iter()
-            .map(|d| (d.y, d.x, if d.edge == Edge::Line { 1 } else { 2 }))
-            .collect(),
+fn facts(facts: &[Fact]) -> Vec<[i32; 3]> {
+    facts
+        .iter()
+        .map(|f| {
+            let glyph = match f.glyph {
+                Glyph::Line => 1,
+                Glyph::Cross => 2,
+                Glyph::Clue(n) => 10 + i32::from(n),
+            };
+            [f.at.y, f.at.x, glyph]
+        })
+        .collect()
+}
+
+/// Builds the page's data from the steps.
+struct Builder<'a> {
+    book: &'a RuleBook,
+    rows: usize,
+    cols: usize,
+    rules: Vec<PageRule>,
+    rule_index: HashMap<u32, usize>,
+    texts: Vec<String>,
+    text_index: HashMap<String, usize>,
+    steps: Vec<i64>,
+}
+
+impl Builder<'_> {
+    /// The number on the page of the edge at (`y`, `x`) of the doubled lattice: horizontal
+    /// edges row by row, then vertical ones.
+    fn edge(&self, y: usize, x: usize) -> i64 {
+        let index = if y.is_multiple_of(2) {
+            (y / 2) * self.cols + x / 2
+        } else {
+            (self.rows + 1) * self.cols + (y / 2) * (self.cols + 1) + x / 2
+        };
+        index as i64
+    }
+
+    fn rule(&mut self, variant: u32) -> usize {
+        if let Some(&k) = self.rule_index.get(&variant) {
+            return k;
+        }
+        let v = &self.book.variants[variant as usize];
+        let rule = &self.book.set.rules[v.rule];
+        let mut then = v.premise.clone();
+        then.extend(v.conclusion.iter().copied());
+        self.rules.push(PageRule {
+            head: format!(
+                "{} ({}:{}), {}",
+                rule.name, rule.file, rule.line, v.symmetry
+            ),
+            dots: v.dots.iter().map(|p| [p.y, p.x]).collect(),
+            when: facts(&v.premise),
+            then: facts(&v.conclusion),
+        });
+        self.rule_index.insert(variant, self.rules.len() - 1);
+        self.rules.len() - 1
+    }
+
+    fn text(&mut self, text: String) -> usize {
+        if let Some(&k) = self.text_index.get(&text) {
+            return k;
+        }
+        self.texts.push(text.clone());
+        self.text_index.insert(text, self.texts.len() - 1);
+        self.texts.len() - 1
+    }
+
+    fn step(&mut self, step: &Step) {
+        let (kind, what, (ay, ax)) = match step.reason {
+            Reason::Rule { variant, .. } => (
+                KIND_RULE,
+                self.rule(variant),
+                step.anchor.unwrap_or_default(),
+            ),
+            reason => {
+                let kind = match reason {
+                    Reason::By(Deducer::Colouring) => KIND_COLOURING,
+                    Reason::By(Deducer::Probing) => KIND_PROBING,
+                    Reason::By(Deducer::Search) | Reason::Guess => KIND_SEARCH,
+                    _ => KIND_OTHER,
+                };
+                (kind, self.text(step.title(self.book)), (0, 0))
+            }
+        };
+        self.steps.extend([
+            kind,
+            what as i64,
+            ay as i64,
+            ax as i64,
+            step.decided.len() as i64,
+        ]);
+        for d in &step.decided {
+            let cross = i64::from(d.edge != Edge::Line);
+            let edge = self.edge(d.y, d.x);
+            self.steps.push(2 * edge + cross);
+        }
     }
 }
 
@@ -55,16 +165,34 @@ pub fn render(
     board: &Board,
     book: &RuleBook,
 ) -> String {
+    let steps = board_steps(board);
+    let mut builder = Builder {
+        book,
+        rows: start.rows,
+        cols: start.cols,
+        rules: Vec::new(),
+        rule_index: HashMap::new(),
+        texts: Vec::new(),
+        text_index: HashMap::new(),
+        steps: Vec::new(),
+    };
+    for step in &steps {
+        builder.step(step);
+    }
     let page = Page {
         title: title.to_string(),
         outcome: outcome.to_string(),
         rows: start.rows,
         cols: start.cols,
-        clues: start.clues.clone(),
-        steps: board_steps(board)
+        clues: start
+            .clues
             .iter()
-            .map(|s| page_step(s, book))
+            .map(|c| c.map_or('.', |n| char::from(b'0' + n.min(9))))
             .collect(),
+        rules: builder.rules,
+        texts: builder.texts,
+        count: steps.len(),
+        steps: builder.steps,
     };
     let data = script_json(&serde_json::to_string(&page).expect("pages serialize"));
     fill(TEMPLATE, &escape(title), &data)
@@ -131,133 +259,309 @@ const TEMPLATE: &str = r##"<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{TITLE}}</title>
 <style>
-body { font-family: sans-serif; margin: 1.5em; color: #222; }
-#board { border: 1px solid #ccc; max-width: 100%; height: auto; }
+html, body { height: 100%; margin: 0; }
+body { font-family: sans-serif; color: #222; display: flex; flex-direction: column; overflow: hidden; }
+header { flex: none; padding: 0.4em 1em; border-bottom: 1px solid #ddd; background: #fafafa; }
+h1 { font-size: 1.1em; margin: 0 0 0.2em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+#outcome { margin: 0 0 0.3em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+#controls, #jumps { white-space: nowrap; overflow-x: auto; margin: 0.2em 0; }
+#slider { width: 30em; max-width: 50%; vertical-align: middle; }
+#counter { display: inline-block; min-width: 10em; }
+main { flex: 1; display: flex; min-height: 0; }
+#view { flex: 1; min-width: 0; position: relative; }
+#board { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
+aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 1px solid #ddd; padding: 0.5em 1em; }
+#step { min-height: 6em; overflow-wrap: anywhere; }
+#pictures { display: flex; gap: 0.8em; height: 10em; }
+.picture { flex: 1; display: flex; flex-direction: column; min-width: 0; }
+.picture svg { flex: 1; min-height: 0; width: 100%; border: 1px solid #eee; }
 .edge { stroke-linecap: round; }
 .edge.line { stroke: #1565c0; stroke-width: 5; }
 .edge.cross { stroke: #c62828; stroke-width: 1.5; stroke-dasharray: 3 3; }
-.edge.unknown { stroke: #eeeeee; stroke-width: 1; }
+.edge.unknown { stroke: #e4e4e4; stroke-width: 1; }
 .edge.new.line { stroke: #ff8f00; }
 .edge.new.cross { stroke: #ff8f00; stroke-width: 3; }
 .clue { font-size: 20px; text-anchor: middle; dominant-baseline: central; }
 .dot { fill: #222; }
-#controls { margin: 0.8em 0; }
-#slider { width: 40em; max-width: 90%; }
-pre { background: #f6f6f6; padding: 0.5em; display: inline-block; margin-right: 1em; vertical-align: top; }
+#anchor, .anchor { fill: none; stroke: #6a1b9a; stroke-width: 3; }
+.legend { list-style: none; padding: 0; margin: 0.5em 0; }
+.legend li { margin: 0.2em 0; }
+.legend svg { width: 40px; height: 16px; vertical-align: middle; margin-right: 0.4em; }
 </style>
 </head>
 <body>
+<header>
 <h1>{{TITLE}}</h1>
 <p id="outcome"></p>
 <div id="controls">
+<button id="first" title="the puzzle (Home)">&#9664;&#9664;</button>
 <button id="prev" title="Left arrow">&#9664;</button>
 <input id="slider" type="range" min="0" value="0">
 <button id="next" title="Right arrow">&#9654;</button>
+<button id="last" title="the last step (End)">&#9654;&#9654;</button>
 <span id="counter"></span>
 </div>
+<div id="jumps"></div>
+</header>
+<main>
+<div id="view"><svg id="board" xmlns="http://www.w3.org/2000/svg"></svg></div>
+<aside>
 <p id="step"></p>
-<div id="rule"></div>
-<svg id="board" xmlns="http://www.w3.org/2000/svg"></svg>
+<div id="pictures">
+<div class="picture"><span>when</span><svg id="when" xmlns="http://www.w3.org/2000/svg"></svg></div>
+<div class="picture"><span>then</span><svg id="then" xmlns="http://www.w3.org/2000/svg"></svg></div>
+</div>
+<ul class="legend" id="legend"></ul>
+<pre id="measure" hidden></pre>
+</aside>
+</main>
 <script type="application/json" id="data">{{DATA}}</script>
 <script>
 (function () {
   var data = JSON.parse(document.getElementById('data').textContent);
   var S = 36, M = 18, NS = 'http://www.w3.org/2000/svg';
-  var svg = document.getElementById('board');
-  var W = 2 * M + data.cols * S, H = 2 * M + data.rows * S;
-  svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
-  svg.setAttribute('width', W);
-  svg.setAttribute('height', H);
-  function el(name, attrs) {
+  var rows = data.rows, cols = data.cols, count = data.count;
+  var KINDS = ['rule', 'colouring', 'probing', 'search', 'other'];
+  var STATES = ['unknown', 'line', 'cross'];
+  function make(parent, name, attrs) {
     var e = document.createElementNS(NS, name);
     for (var k in attrs) e.setAttribute(k, attrs[k]);
-    svg.appendChild(e);
+    parent.appendChild(e);
     return e;
   }
-  var edges = {};
-  function edge(kind, r, c, x1, y1, x2, y2) {
-    var key = kind + ' ' + r + ' ' + c;
-    edges[key] = el('line', { x1: x1, y1: y1, x2: x2, y2: y2, 'class': 'edge unknown', 'data-edge': key });
+  // Where each step starts in data.steps, and each step's kind.
+  var at = new Int32Array(count + 1), kind = new Int8Array(count);
+  for (var i = 0, p = 0; i < count; i++) {
+    at[i] = p;
+    kind[i] = data.steps[p];
+    p += 5 + data.steps[p + 4];
+    at[i + 1] = p;
   }
-  for (var r = 0; r <= data.rows; r++)
-    for (var c = 0; c < data.cols; c++)
-      edge('h', r, c, M + c * S, M + r * S, M + (c + 1) * S, M + r * S);
-  for (var r = 0; r < data.rows; r++)
-    for (var c = 0; c <= data.cols; c++)
-      edge('v', r, c, M + c * S, M + r * S, M + c * S, M + (r + 1) * S);
-  for (var r = 0; r < data.rows; r++)
-    for (var c = 0; c < data.cols; c++) {
-      var n = data.clues[r * data.cols + c];
-      if (n !== null) {
-        var t = el('text', { x: M + c * S + S / 2, y: M + r * S + S / 2, 'class': 'clue' });
-        t.textContent = n;
-      }
+  // The board: every edge once, then clues and dots.
+  var svg = document.getElementById('board');
+  var W = 2 * M + cols * S, H = 2 * M + rows * S;
+  svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+  // In groups of one row each: a step changes a few edges, and the browser then measures
+  // again only their rows and the groups, not every element of a large board.
+  var grid = make(svg, 'g', { id: 'grid' });
+  var edges = [], HE = (rows + 1) * cols, row;
+  for (var r = 0; r <= rows; r++) {
+    row = make(grid, 'g', {});
+    for (var c = 0; c < cols; c++)
+      edges.push(make(row, 'line', { x1: M + c * S, y1: M + r * S, x2: M + (c + 1) * S, y2: M + r * S,
+        'class': 'edge unknown', 'data-edge': 'h ' + r + ' ' + c }));
+  }
+  for (var r = 0; r < rows; r++) {
+    row = make(grid, 'g', {});
+    for (var c = 0; c <= cols; c++)
+      edges.push(make(row, 'line', { x1: M + c * S, y1: M + r * S, x2: M + c * S, y2: M + (r + 1) * S,
+        'class': 'edge unknown', 'data-edge': 'v ' + r + ' ' + c }));
+  }
+  for (var r = 0; r < rows; r++) {
+    row = make(grid, 'g', {});
+    for (var c = 0; c < cols; c++) {
+      var n = data.clues.charAt(r * cols + c);
+      if (n !== '.') make(row, 'text', { x: M + c * S + S / 2, y: M + r * S + S / 2, 'class': 'clue' }).textContent = n;
     }
-  for (var r = 0; r <= data.rows; r++)
-    for (var c = 0; c <= data.cols; c++)
-      el('circle', { cx: M + c * S, cy: M + r * S, r: 2.5, 'class': 'dot' });
-  function keyOf(y, x) {
-    return (y % 2 === 0 ? 'h ' : 'v ') + Math.floor(y / 2) + ' ' + Math.floor(x / 2);
+  }
+  for (var r = 0; r <= rows; r++) {
+    row = make(grid, 'g', {});
+    for (var c = 0; c <= cols; c++)
+      make(row, 'circle', { cx: M + c * S, cy: M + r * S, r: 2.5, 'class': 'dot' });
+  }
+  var anchor = make(svg, 'circle', { id: 'anchor', r: 9, visibility: 'hidden' });
+  // Each edge's state, and what each step found there (for stepping back).
+  var state = new Int8Array(edges.length), before = new Int8Array(data.steps.length);
+  for (var i = 0; i < count; i++)
+    for (var q = at[i] + 5; q < at[i + 1]; q++) {
+      var e = data.steps[q] >> 1;
+      before[q] = state[e];
+      state[e] = (data.steps[q] & 1) ? 2 : 1;
+    }
+  state.fill(0);
+  function paint(e, fresh) {
+    edges[e].setAttribute('class', 'edge ' + STATES[state[e]] + (fresh && state[e] ? ' new' : ''));
+  }
+  function apply(i) {
+    for (var q = at[i] + 5; q < at[i + 1]; q++) {
+      var e = data.steps[q] >> 1;
+      state[e] = (data.steps[q] & 1) ? 2 : 1;
+      paint(e, false);
+    }
+  }
+  function undo(i) {
+    for (var q = at[i + 1] - 1; q >= at[i] + 5; q--) {
+      var e = data.steps[q] >> 1;
+      state[e] = before[q];
+      paint(e, false);
+    }
+  }
+  function mark(i, fresh) {
+    if (i < 0) return;
+    for (var q = at[i] + 5; q < at[i + 1]; q++) paint(data.steps[q] >> 1, fresh);
+  }
+  function edgeName(e) {
+    if (e < HE) return 'h(' + Math.floor(e / cols) + ',' + (e % cols) + ')';
+    e -= HE;
+    return 'v(' + Math.floor(e / (cols + 1)) + ',' + (e % (cols + 1)) + ')';
+  }
+  function half(v) { return Math.floor(v / 2); }
+  function place(y, x) {
+    var oy = ((y % 2) + 2) % 2, ox = ((x % 2) + 2) % 2;
+    if (oy === 0 && ox === 1) return 'the horizontal edge right of dot (' + half(y) + ', ' + half(x - 1) + ')';
+    if (oy === 1 && ox === 0) return 'the vertical edge below dot (' + half(y - 1) + ', ' + half(x) + ')';
+    if (oy === 1 && ox === 1) return 'cell (' + half(y - 1) + ', ' + half(x - 1) + ')';
+    return 'dot (' + half(y) + ', ' + half(x) + ')';
+  }
+  function title(i) {
+    var p = at[i], what = data.steps[p + 1];
+    if (kind[i] === 0) return data.rules[what].head + ' at ' + place(data.steps[p + 2], data.steps[p + 3]);
+    return data.texts[what];
+  }
+  function edgesText(i) {
+    var words = [];
+    for (var q = at[i] + 5; q < at[i + 1]; q++)
+      words.push(((data.steps[q] & 1) ? 'cross ' : 'line ') + edgeName(data.steps[q] >> 1));
+    return words.join(', ');
+  }
+  // A rule's picture as a small board: its dots, and its facts (`fresh` ones highlighted).
+  function picture(el, rule, facts, fresh) {
+    while (el.firstChild) el.removeChild(el.firstChild);
+    if (!rule) { el.removeAttribute('viewBox'); return; }
+    var all = rule.dots.concat(rule.when, rule.then);
+    var y0 = Infinity, x0 = Infinity, y1 = -Infinity, x1 = -Infinity;
+    all.forEach(function (f) { y0 = Math.min(y0, f[0]); x0 = Math.min(x0, f[1]); y1 = Math.max(y1, f[0]); x1 = Math.max(x1, f[1]); });
+    y0 -= ((y0 % 2) + 2) % 2; x0 -= ((x0 % 2) + 2) % 2;
+    var s = 30, m = 12;
+    var px = function (x) { return m + (x - x0) / 2 * s; };
+    el.setAttribute('viewBox', '0 0 ' + (2 * m + (x1 - x0) / 2 * s) + ' ' + (2 * m + (y1 - y0) / 2 * s));
+    facts.forEach(function (f, k) {
+      var y = f[0], x = f[1], g = f[2], isNew = k >= fresh;
+      if (g >= 10) {
+        make(el, 'text', { x: px(x), y: px(y), 'class': 'clue' }).textContent = g - 10;
+        return;
+      }
+      var cls = 'edge ' + (g === 1 ? 'line' : 'cross') + (isNew ? ' new' : '');
+      if (y % 2 === 0) make(el, 'line', { x1: px(x - 1), y1: px(y), x2: px(x + 1), y2: px(y), 'class': cls });
+      else make(el, 'line', { x1: px(x), y1: px(y - 1), x2: px(x), y2: px(y + 1), 'class': cls });
+    });
+    rule.dots.forEach(function (d) { make(el, 'circle', { cx: px(d[1]), cy: px(d[0]), r: 2.5, 'class': 'dot' }); });
   }
   var slider = document.getElementById('slider');
-  slider.max = data.steps.length;
-  var current = 0;
+  slider.max = count;
+  var current = 0, text = document.getElementById('step');
+  var counter = document.getElementById('counter');
+  var when = document.getElementById('when'), then = document.getElementById('then');
   function show(k) {
-    k = Math.max(0, Math.min(data.steps.length, k));
-    current = k;
+    k = Math.max(0, Math.min(count, k));
+    mark(current - 1, false);
+    while (current < k) apply(current++);
+    while (current > k) undo(--current);
+    mark(current - 1, true);
     slider.value = k;
-    var state = {};
-    for (var i = 0; i < k; i++) {
-      var d = data.steps[i].decided;
-      for (var j = 0; j < d.length; j++) state[keyOf(d[j][0], d[j][1])] = d[j][2];
-    }
-    var fresh = {};
-    if (k > 0) {
-      var d = data.steps[k - 1].decided;
-      for (var j = 0; j < d.length; j++) fresh[keyOf(d[j][0], d[j][1])] = true;
-    }
-    for (var key in edges) {
-      var s = state[key];
-      var cls = 'edge ' + (s === 1 ? 'line' : s === 2 ? 'cross' : 'unknown');
-      if (fresh[key]) cls += ' new';
-      edges[key].setAttribute('class', cls);
-    }
-    document.getElementById('counter').textContent = 'step ' + k + ' of ' + data.steps.length;
-    var text = document.getElementById('step');
-    var rule = document.getElementById('rule');
-    rule.innerHTML = '';
+    counter.textContent = 'step ' + k + ' of ' + count;
+    var rule = null;
     if (k === 0) {
-      text.textContent = 'The puzzle. Step through with the slider or the arrow keys.';
+      text.textContent = 'The puzzle. Step through with the slider, the arrow keys or the buttons.';
+      anchor.setAttribute('visibility', 'hidden');
     } else {
-      var st = data.steps[k - 1];
-      text.textContent = k + '. ' + st.title + ': ' + st.edges;
-      if (st.when !== null) {
-        var a = document.createElement('pre'); a.textContent = 'when\n' + st.when;
-        var b = document.createElement('pre'); b.textContent = 'then\n' + st.then;
-        rule.appendChild(a); rule.appendChild(b);
+      var i = k - 1, p = at[i];
+      text.textContent = k + '. ' + title(i) + ': ' + edgesText(i);
+      if (kind[i] === 0) {
+        rule = data.rules[data.steps[p + 1]];
+        anchor.setAttribute('cx', M + data.steps[p + 3] / 2 * S);
+        anchor.setAttribute('cy', M + data.steps[p + 2] / 2 * S);
+        anchor.setAttribute('visibility', 'visible');
+      } else {
+        anchor.setAttribute('visibility', 'hidden');
       }
     }
+    picture(when, rule, rule ? rule.when : [], Infinity);
+    picture(then, rule, rule ? rule.when.concat(rule.then) : [], rule ? rule.when.length : 0);
   }
+  // The next (or, `back`, the previous) step of a kind.
+  function jump(want, back) {
+    if (back) { for (var i = current - 2; i >= 0; i--) if (kind[i] === want) return show(i + 1); }
+    else { for (var i = current; i < count; i++) if (kind[i] === want) return show(i + 1); }
+  }
+  var jumps = document.getElementById('jumps'), kinds = [0, 0, 0, 0, 0];
+  for (var i = 0; i < count; i++) kinds[kind[i]]++;
+  [0, 1, 2, 3].forEach(function (want) {
+    var b = document.createElement('button');
+    b.textContent = '\u25C0';
+    b.title = 'the previous ' + KINDS[want] + ' step';
+    b.disabled = kinds[want] === 0;
+    b.addEventListener('click', function () { jump(want, true); });
+    var f = document.createElement('button');
+    f.textContent = KINDS[want] + ' (' + kinds[want] + ') \u25B6';
+    f.title = 'the next ' + KINDS[want] + ' step';
+    f.disabled = kinds[want] === 0;
+    f.addEventListener('click', function () { jump(want, false); });
+    jumps.appendChild(b); jumps.appendChild(f); jumps.appendChild(document.createTextNode(' '));
+  });
+  // The legend, drawn with the board's own classes.
+  [['edge line', 'a line'], ['edge cross', 'a cross'], ['edge unknown', 'not decided yet'],
+   ['edge new line', 'decided by this step (a line)'], ['edge new cross', 'decided by this step (a cross)'],
+   ['anchor', "where the step's rule matched (its origin)"]].forEach(function (item) {
+    var li = document.createElement('li');
+    var s = make(li, 'svg', { viewBox: '0 0 40 16' });
+    if (item[0] === 'anchor') make(s, 'circle', { cx: 20, cy: 8, r: 6, 'class': 'anchor' });
+    else make(s, 'line', { x1: 4, y1: 8, x2: 36, y2: 8, 'class': item[0] });
+    li.appendChild(document.createTextNode(item[1]));
+    document.getElementById('legend').appendChild(li);
+  });
   slider.addEventListener('input', function () { show(+slider.value); });
+  document.getElementById('first').addEventListener('click', function () { show(0); });
   document.getElementById('prev').addEventListener('click', function () { show(current - 1); });
   document.getElementById('next').addEventListener('click', function () { show(current + 1); });
+  document.getElementById('last').addEventListener('click', function () { show(count); });
   document.addEventListener('keydown', function (e) {
     if (e.key === 'ArrowLeft') show(current - 1);
     else if (e.key === 'ArrowRight') show(current + 1);
     else if (e.key === 'Home') show(0);
-    else if (e.key === 'End') show(data.steps.length);
+    else if (e.key === 'End') show(count);
     else return;
     e.preventDefault();
   });
-  document.getElementById('outcome').textContent = data.outcome + ' in ' + data.steps.length + ' steps';
+  document.getElementById('outcome').textContent = data.outcome + ' in ' + count + (count === 1 ? ' step' : ' steps');
   show(0);
+  // For the browser test: steps forward then back (at most 300 each way, from the middle of a
+  // long explanation), each timed with the layout it causes, the board's box noted.
+  function measure() {
+    function box(el) { var b = el.getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; }
+    var from = Math.max(0, Math.floor(count / 2) - 150), to = Math.min(count, from + 300);
+    show(from);
+    var first = box(svg), grid0 = box(grid), moved = 0, times = [];
+    var controls = document.getElementById('controls').getBoundingClientRect();
+    var run = function (k) {
+      var t = performance.now();
+      show(k);
+      var b = box(svg);
+      times.push(performance.now() - t);
+      for (var j = 0; j < 4; j++) moved = Math.max(moved, Math.abs(b[j] - first[j]));
+    };
+    for (var k = from + 1; k <= to; k++) run(k);
+    for (var k = to - 1; k >= from; k--) run(k);
+    var grid1 = box(grid);
+    for (var j = 0; j < 4; j++) moved = Math.max(moved, Math.abs(grid1[j] - grid0[j]));
+    var out = document.getElementById('measure');
+    times.sort(function (a, b) { return a - b; });
+    var total = times.reduce(function (a, b) { return a + b; }, 0), n = times.length;
+    out.textContent = JSON.stringify({ steps: n, slowest_ms: n ? times[n - 1] : 0, mean_ms: total / Math.max(1, n),
+      median_ms: n ? times[Math.floor(n / 2)] : 0, p95_ms: n ? times[Math.floor(0.95 * (n - 1))] : 0,
+      moved_px: moved, board: grid0, window: [innerWidth, innerHeight],
+      controls: [controls.left, controls.top, controls.right, controls.bottom] });
+  }
   if (location.hash === '#end') {
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'End' }));
   } else if (location.hash === '#step') {
-    for (var i = 0; i < data.steps.length; i++)
+    for (var i = 0; i < count; i++)
       document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
+  } else if (location.hash === '#measure') {
+    measure();
   }
 })();
 </script>

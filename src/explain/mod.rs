@@ -5,7 +5,9 @@
 //! Replaying the steps in order on the bare puzzle rebuilds exactly the final board
 //! ([`replay`]).
 
+pub mod hint;
 pub mod html;
+pub mod index;
 
 use crate::board::{Board, CROSS, LINE, ProbeNote, Reason, contradiction::describe_point};
 use crate::deduce::Deducer;
@@ -196,8 +198,8 @@ impl Step {
         }
         s
     }
-
-    /// The rule's `when` and `then` pictures as it was used (in its symmetry), for a rule step.
+    /// The rule's `when` and `then` pictures as it was used (in its symmetry), for a rule step
+    /// (`slink hint` prints them).
     pub fn rule_pictures(&self, book: &RuleBook) -> Option<(String, String)> {
         let Reason::Rule { variant, .. } = self.reason else {
             return None;
@@ -357,7 +359,6 @@ mod tests {
                 assert!(!title.is_empty());
                 if let Reason::Rule { .. } = step.reason {
                     assert!(title.contains(".rules:"), "{title}");
-                    assert!(step.rule_pictures(solver.book()).is_some());
                 }
             }
         }

@@ -4,8 +4,9 @@
 //! unknown; `horizontal` has a string per dot row (`cols` edges each), `vertical` one per
 //! cell row (`cols + 1` edges). Clues are strings per row, `.` for a blank.
 
+use crate::deduce::ambiguity::Ambiguity;
 use crate::deduce::{Deducer, PerDeducer};
-use crate::format::view::{Edge, View};
+use crate::format::view::{Edge, Marked, View};
 use crate::solve::{Outcome, Report};
 use serde::Serialize;
 
@@ -31,6 +32,15 @@ pub struct Record {
     pub message: Option<String>,
     /// Every edge's state.
     pub edges: Edges,
+    /// Answers counted, up to `--count N` (with several answers, or when asked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<u64>,
+    /// The edges the same in every answer (`L`, `x`) and those that differ (`?`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facts: Option<Edges>,
+    /// Clues that make the answer unique, best first (with `--suggest`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestions: Option<Vec<SuggestionRecord>>,
     /// What solving took.
     pub stats: Stats,
     /// The difficulty grade.
@@ -44,6 +54,17 @@ pub struct Edges {
     pub horizontal: Vec<String>,
     /// Per cell row, `cols + 1` edges.
     pub vertical: Vec<String>,
+}
+
+/// A clue proposed for a blank cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct SuggestionRecord {
+    /// Row and column, from 0.
+    pub cell: [usize; 2],
+    /// The clue.
+    pub clue: u8,
+    /// Edges still undetermined with it (0: the answer is then unique).
+    pub undetermined: usize,
 }
 
 /// What solving one puzzle took.
@@ -107,11 +128,49 @@ impl Grade {
             used.join(", ")
         };
         let search = if self.needed[Deducer::Search] {
-            format!("search ({} nodes)", self.nodes)
+            format!(
+                "search ({})",
+                crate::format::words::count(self.nodes, "node")
+            )
         } else {
             "no search".to_string()
         };
         format!("level {}; {used}; {search}", self.level)
+    }
+}
+
+/// The JSON record of a puzzle that could not be read: `outcome` is `error`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorRecord<'a> {
+    /// Its number in the stream.
+    pub puzzle: usize,
+    /// Where it was read from.
+    pub source: &'a str,
+    /// `error`.
+    pub outcome: &'static str,
+    /// No answer.
+    pub answer: bool,
+    /// Why it could not be read, with its position.
+    pub message: &'a str,
+}
+
+impl<'a> ErrorRecord<'a> {
+    /// The record of puzzle `puzzle` of `source`, which could not be read for `message`.
+    pub fn new(puzzle: usize, source: &'a str, message: &'a str) -> Self {
+        ErrorRecord {
+            puzzle,
+            source,
+            outcome: "error",
+            answer: false,
+            message,
+        }
+    }
+
+    /// The record as one line of JSON (with its `\n`).
+    pub fn line(&self) -> String {
+        let mut s = serde_json::to_string(self).expect("records serialize");
+        s.push('\n');
+        s
     }
 }
 
@@ -123,6 +182,21 @@ pub fn outcome_word(outcome: &Outcome) -> &'static str {
         Outcome::Stuck { .. } => "stuck",
         Outcome::Contradiction(_) => "no-solution",
         Outcome::Limit { .. } => "limit",
+    }
+}
+
+impl Edges {
+    /// A view's edge states.
+    pub fn of(view: &impl View) -> Edges {
+        let (rows, cols) = (view.rows(), view.cols());
+        Edges {
+            horizontal: (0..=rows)
+                .map(|r| (0..cols).map(|c| edge_char(view.h(r, c))).collect())
+                .collect(),
+            vertical: (0..rows)
+                .map(|r| (0..=cols).map(|c| edge_char(view.v(r, c))).collect())
+                .collect(),
+        }
     }
 }
 
@@ -161,14 +235,10 @@ impl Record {
             outcome: outcome_word(outcome),
             answer: outcome.has_answer(),
             message,
-            edges: Edges {
-                horizontal: (0..=rows)
-                    .map(|r| (0..cols).map(|c| edge_char(view.h(r, c))).collect())
-                    .collect(),
-                vertical: (0..rows)
-                    .map(|r| (0..=cols).map(|c| edge_char(view.v(r, c))).collect())
-                    .collect(),
-            },
+            edges: Edges::of(view),
+            solutions: None,
+            facts: None,
+            suggestions: None,
             stats: Stats {
                 time_ms,
                 probes: report.probes,
@@ -177,6 +247,50 @@ impl Record {
             },
             grade: Grade::of(report),
         }
+    }
+
+    /// The record with what is known about the answers: their count, the facts and (when
+    /// `suggest`) the suggested clues.
+    pub fn with_ambiguity(
+        mut self,
+        ambiguity: &Ambiguity,
+        marked: &Marked<'_>,
+        suggest: bool,
+    ) -> Record {
+        self.solutions = Some(ambiguity.solutions);
+        let mut facts = Edges::of(marked);
+        for (r, row) in facts.horizontal.iter_mut().enumerate() {
+            *row = (0..self.cols)
+                .map(|c| match marked.undetermined_h(r, c) {
+                    true => '?',
+                    false => edge_char(marked.h(r, c)),
+                })
+                .collect();
+        }
+        for (r, row) in facts.vertical.iter_mut().enumerate() {
+            *row = (0..=self.cols)
+                .map(|c| match marked.undetermined_v(r, c) {
+                    true => '?',
+                    false => edge_char(marked.v(r, c)),
+                })
+                .collect();
+        }
+        // Only complete facts are written (see `Ambiguity::complete`).
+        self.facts = ambiguity.complete.then_some(facts);
+        if suggest {
+            self.suggestions = Some(
+                ambiguity
+                    .suggestions
+                    .iter()
+                    .map(|s| SuggestionRecord {
+                        cell: [s.row, s.col],
+                        clue: s.clue,
+                        undetermined: s.undetermined,
+                    })
+                    .collect(),
+            );
+        }
+        self
     }
 
     /// The record as one line of JSON (with its `\n`).

@@ -1,5 +1,8 @@
 //! Answers as SVG pictures: dots, clues, the loop as one path per chain of lines, and crosses on request.
 //!
+//! Edges that differ between a puzzle's answers are one more path, `class="undetermined"`,
+//! dashed in orange over the answer drawn.
+//!
 //! Each chain of lines (the whole loop, once solved) is one `<path class="loop">` whose
 //! points are dot centres in walking order (closed with `Z` when the chain is a loop), so a
 //! reader of the file can rebuild the lines from it.
@@ -26,14 +29,34 @@ pub fn dot_xy(r: usize, c: usize) -> (usize, usize) {
 
 /// The SVG document of a board.
 pub fn render(view: &impl View, options: SvgOptions) -> String {
+    render_labelled(view, options, None)
+}
+
+/// The SVG document of a board, labelled with its puzzle number and source when given: a
+/// `<title>` (`puzzle 3 (file.in)`) and the attributes `data-puzzle` and `data-source` of
+/// the root element.
+pub fn render_labelled(
+    view: &impl View,
+    options: SvgOptions,
+    label: Option<(usize, &str)>,
+) -> String {
     let (rows, cols) = (view.rows(), view.cols());
     let (width, height) = (2 * MARGIN + cols * CELL, 2 * MARGIN + rows * CELL);
     let mut s = String::new();
+    let data = label.map_or_else(String::new, |(number, source)| {
+        format!(
+            r#" data-puzzle="{number}" data-source="{}""#,
+            escape(source)
+        )
+    });
     writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"{data}>"#
     )
     .unwrap();
+    if let Some((number, source)) = label {
+        writeln!(s, "<title>puzzle {number} ({})</title>", escape(source)).unwrap();
+    }
     writeln!(
         s,
         r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
@@ -121,6 +144,32 @@ pub fn render(view: &impl View, options: SvgOptions) -> String {
         )
         .unwrap();
     }
+    // Edges that differ between the answers: dashed, in a colour of their own.
+    let mut d = String::new();
+    for r in 0..=rows {
+        for c in 0..cols {
+            if view.undetermined_h(r, c) {
+                let ((x0, y0), (x1, y1)) = (dot_xy(r, c), dot_xy(r, c + 1));
+                write!(d, "M{x0} {y0}L{x1} {y1}").unwrap();
+            }
+        }
+    }
+    for r in 0..rows {
+        for c in 0..=cols {
+            if view.undetermined_v(r, c) {
+                let ((x0, y0), (x1, y1)) = (dot_xy(r, c), dot_xy(r + 1, c));
+                write!(d, "M{x0} {y0}L{x1} {y1}").unwrap();
+            }
+        }
+    }
+    if !d.is_empty() {
+        writeln!(
+            s,
+            r##"<path class="undetermined" d="{d}" stroke="#ef6c00" stroke-width="{}" stroke-dasharray="4 3" fill="none"/>"##,
+            CELL / 10
+        )
+        .unwrap();
+    }
     // Dots on top.
     writeln!(s, r##"<g class="dots" fill="#222222">"##).unwrap();
     for r in 0..=rows {
@@ -131,6 +180,24 @@ pub fn render(view: &impl View, options: SvgOptions) -> String {
     }
     s.push_str("</g>\n</svg>\n");
     s
+}
+
+/// Text escaped for XML content and attribute values; characters XML cannot hold become `?`.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(ch),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The chains of lines, each as the dots it passes in order, and whether it is closed.

@@ -1,9 +1,14 @@
 //! Answers in Unicode box drawing: the loop as joined lines, crosses as `×`, optionally coloured for a terminal.
+//!
+//! Edges that differ between a puzzle's answers are drawn apart: a line of the answer shown
+//! dashed (`┄`, `┆`), an edge off in it as `?` (yellow in colour).
 
 use crate::format::view::{Edge, View};
 
 const LINE_COLOUR: &str = "\x1b[1;36m";
 const CROSS_COLOUR: &str = "\x1b[2;31m";
+/// Edges that differ between a puzzle's answers.
+const UNDETERMINED_COLOUR: &str = "\x1b[1;33m";
 const RESET: &str = "\x1b[0m";
 
 /// The glyph of a dot by the lines around it: bit 0 up, 1 right, 2 down, 3 left.
@@ -38,7 +43,12 @@ pub fn render(out: &mut String, number: usize, view: &impl View, colour: bool) {
             } else {
                 paint(out, &dot, LINE_COLOUR);
             }
-            if c < cols {
+            if c < cols && view.undetermined_h(r, c) {
+                match view.h(r, c) {
+                    Edge::Line => paint(out, "┄┄┄", UNDETERMINED_COLOUR),
+                    _ => paint(out, " ? ", UNDETERMINED_COLOUR),
+                }
+            } else if c < cols {
                 match view.h(r, c) {
                     Edge::Line => paint(out, "───", LINE_COLOUR),
                     Edge::Cross => paint(out, " × ", CROSS_COLOUR),
@@ -53,6 +63,8 @@ pub fn render(out: &mut String, number: usize, view: &impl View, colour: bool) {
         }
         for c in 0..=cols {
             match view.v(r, c) {
+                Edge::Line if view.undetermined_v(r, c) => paint(out, "┆", UNDETERMINED_COLOUR),
+                _ if view.undetermined_v(r, c) => paint(out, "?", UNDETERMINED_COLOUR),
                 Edge::Line => paint(out, "│", LINE_COLOUR),
                 Edge::Cross => paint(out, "×", CROSS_COLOUR),
                 Edge::Unknown => out.push(' '),

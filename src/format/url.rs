@@ -3,9 +3,11 @@
 //! The body is pzprjs's "4-cell" code, cell by cell, row by row: a clue `n` (0-4) is `n`
 //! when the next cell holds a clue, `5+n` when one blank follows, `a+n` (hex) when two
 //! blanks follow; a run of 1-20 blanks is one letter `g`-`z`; `.` is a clue cell without a
-//! number (read as a blank). Clue 4 fits only a 1x1 loop and is refused.
+//! number (pzprjs's "?", read as a blank, and counted so the reader can say so). Clue 4 is
+//! refused. The type may be `slither`, `slither_edit` or `slither_play`, after `?` or bare
+//! (`slither/5/5/...`); the size limits are the stream's (`--max-cells`).
 
-use crate::puzzle::Puzzle;
+use crate::puzzle::{MAX_SIDE, Puzzle};
 use std::fmt;
 
 /// Why a URL could not be read.
@@ -20,13 +22,38 @@ impl fmt::Display for UrlError {
 
 impl std::error::Error for UrlError {}
 
-/// The largest side a URL may give.
-const MAX_SIDE: usize = 10_000;
+/// The puzzle types slink reads: Slitherlink, as pzprjs names it in its player and editor links.
+const TYPES: &[&str] = &["slither", "slither_edit", "slither_play"];
 
-/// Whether a line of input looks like a puzzle URL (rather than a puzzle stream line).
+/// Whether a line of input looks like a puzzle URL (rather than a puzzle stream line): a
+/// link (`://`), a pzprjs query (`p?...`), or a bare `slither/COLS/ROWS/...`. Links to other
+/// puzzle types count too, so that they are refused by name rather than read as files.
 pub fn looks_like_url(text: &str) -> bool {
     let t = text.trim();
-    t.contains("slither/") && (t.contains("://") || t.starts_with("p?") || t.contains('?'))
+    t.contains("://") || t.starts_with("p?") || is_bare(t)
+}
+
+/// Whether `text` is a bare Slitherlink URL body: `slither/5/5/...` (or `slither_edit/`,
+/// `slither_play/`), a type and a number.
+pub fn is_bare(text: &str) -> bool {
+    let mut parts = text.trim().split('/');
+    let kind = parts.next().unwrap_or("");
+    TYPES.contains(&kind) && parts.next().is_some_and(|n| n.parse::<usize>().is_ok())
+}
+
+/// A URL as it is named in messages and pages: itself, or its start and end around `...`
+/// when it is long.
+pub fn short(url: &str) -> String {
+    const HEAD: usize = 48;
+    const TAIL: usize = 12;
+    let url = url.trim();
+    let chars: Vec<char> = url.chars().collect();
+    if chars.len() <= HEAD + TAIL + 3 {
+        return url.to_string();
+    }
+    let head: String = chars[..HEAD].iter().collect();
+    let tail: String = chars[chars.len() - TAIL..].iter().collect();
+    format!("{head}...{tail}")
 }
 
 /// Reads the puzzle of a Slitherlink URL.
@@ -37,13 +64,31 @@ pub fn decode(url: &str) -> Result<Puzzle, UrlError> {
 /// Reads the puzzle of a Slitherlink URL, refusing one of more than `max_cells` cells before
 /// anything is allocated for it.
 pub fn decode_limited(url: &str, max_cells: usize) -> Result<Puzzle, UrlError> {
+    decode_counting(url, max_cells).map(|(puzzle, _)| puzzle)
+}
+
+/// Reads the puzzle of a Slitherlink URL as [`decode_limited`] does, with the number of its
+/// cells written `.` (pzprjs's clue "?", a clue of unknown number), which are read as blanks.
+/// The messages do not repeat the URL: the caller names it.
+pub fn decode_counting(url: &str, max_cells: usize) -> Result<(Puzzle, usize), UrlError> {
     let url = url.trim();
-    let Some(at) = url.find("slither/") else {
-        return Err(UrlError(format!(
-            "not a Slitherlink URL (no `slither/` in {url:?})"
-        )));
+    // The query after `?` (`https://puzz.link/p?slither/...`), or the whole of a bare one.
+    let query = match url.find('?') {
+        Some(i) => &url[i + 1..],
+        None => url,
     };
-    let mut parts = url[at + "slither/".len()..].split('/');
+    let (kind, rest) = query.split_once('/').unwrap_or((query, ""));
+    if !TYPES.contains(&kind) {
+        let what = if kind.is_empty() || kind.contains(['.', ':']) {
+            "no puzzle type after `?`".to_string()
+        } else {
+            format!("its puzzle type is `{kind}`")
+        };
+        return Err(UrlError(format!(
+            "not a Slitherlink URL: {what}; slink reads `slither`, `slither_edit` and `slither_play` links"
+        )));
+    }
+    let mut parts = rest.split('/');
     // Skip flags pzprjs may put before the size (anything that is not a number).
     let mut numbers = Vec::new();
     for part in parts.by_ref() {
@@ -53,29 +98,30 @@ pub fn decode_limited(url: &str, max_cells: usize) -> Result<Puzzle, UrlError> {
                 break;
             }
         } else if !numbers.is_empty() {
-            return Err(UrlError(format!(
-                "bad size in {url:?}: `{part}` is not a number"
-            )));
+            return Err(UrlError(format!("bad size: `{part}` is not a number")));
         }
     }
     let [cols, rows] = numbers[..] else {
-        return Err(UrlError(format!("no size (columns/rows) in {url:?}")));
+        return Err(UrlError(
+            "no size (columns/rows) after the puzzle type".to_string(),
+        ));
     };
-    if cols == 0 || rows == 0 || cols > MAX_SIDE || rows > MAX_SIDE {
+    if cols == 0 || rows == 0 {
         return Err(UrlError(format!(
-            "size {cols}x{rows} in {url:?} is out of range (1 to {MAX_SIDE} each way)"
+            "size {cols}x{rows} (columns x rows) has no cells: columns and rows must be at least 1"
         )));
     }
-    if rows * cols > max_cells {
+    if rows > MAX_SIDE || cols > MAX_SIDE || rows.saturating_mul(cols) > max_cells {
         return Err(UrlError(format!(
-            "puzzle of {rows}x{cols} = {} cells in {url:?} is larger than the limit of {max_cells} cells (--max-cells)",
-            rows * cols
+            "size {rows}x{cols} is too large (at most {MAX_SIDE} rows, {MAX_SIDE} columns and \
+             {max_cells} cells; --max-cells sets the cell limit)"
         )));
     }
     let body = parts.next().unwrap_or("");
     let body = body.split(['?', '#', '&']).next().unwrap_or("");
     let cells = rows * cols;
     let mut clues = vec![None; cells];
+    let mut unknown = 0;
     let mut c = 0;
     for (i, ch) in body.chars().enumerate() {
         if c >= cells {
@@ -83,30 +129,40 @@ pub fn decode_limited(url: &str, max_cells: usize) -> Result<Puzzle, UrlError> {
         }
         let digit = ch.to_digit(36).map(|d| d as usize);
         let (clue, skip) = match (ch, digit) {
-            ('.', _) => (None, 0),
+            ('.', _) => {
+                unknown += 1;
+                (None, 0)
+            }
             (_, Some(d @ 0..=4)) => (Some(d), 0),
             (_, Some(d @ 5..=9)) => (Some(d - 5), 1),
             (_, Some(d @ 10..=14)) => (Some(d - 10), 2),
             (_, Some(d @ 16..=35)) => (None, d - 16),
             _ => {
                 return Err(UrlError(format!(
-                    "bad character `{ch}` at position {} of the body of {url:?}",
+                    "bad character `{ch}` at position {} of the puzzle's code",
                     i + 1
                 )));
             }
         };
         if let Some(n) = clue {
             if n == 4 {
+                let why = if cells == 1 {
+                    "a 1x1 puzzle with a 4 has the loop around its cell as its answer, but the stream format and the solver hold clues 0 to 3 only"
+                } else {
+                    "a 4 asks for a loop around that cell alone, which only a 1x1 puzzle can have, so this puzzle has no solution"
+                };
                 return Err(UrlError(format!(
-                    "clue 4 at cell {} of {url:?}: only a 1x1 loop has four sides, and slink reads clues 0 to 3",
-                    c + 1
+                    "clue 4 at cell {} (row {}, column {}): slink reads clues 0 to 3 ({why})",
+                    c + 1,
+                    c / cols + 1,
+                    c % cols + 1
                 )));
             }
             clues[c] = Some(n as u8);
         }
         c += 1 + skip;
     }
-    Ok(Puzzle { rows, cols, clues })
+    Ok((Puzzle { rows, cols, clues }, unknown))
 }
 
 /// The puzz.link URL of a puzzle.
@@ -185,6 +241,38 @@ mod tests {
     }
 
     #[test]
+    fn editor_player_and_bare_forms_read_alike() {
+        let want = decode("https://puzz.link/p?slither/3/3/5bgd").unwrap();
+        for url in [
+            "https://puzz.link/p?slither_edit/3/3/5bgd",
+            "https://puzz.link/p?slither_play/3/3/5bgd",
+            "slither/3/3/5bgd",
+            "p?slither/3/3/5bgd",
+        ] {
+            assert!(looks_like_url(url), "{url}");
+            assert_eq!(decode(url).unwrap(), want, "{url}");
+        }
+        assert!(is_bare("slither/3/3/5bgd") && !is_bare("slither.in") && !is_bare("a/b"));
+        assert!(looks_like_url("https://puzz.link/p?nurikabe/3/3/x"));
+        assert!(!looks_like_url("5 5") && !looks_like_url("tests/data/sample.in"));
+        let (_, unknown) = decode_counting("p?slither/2/2/.2.", usize::MAX).unwrap();
+        assert_eq!(unknown, 2);
+    }
+
+    #[test]
+    fn long_urls_are_shortened_in_messages() {
+        assert_eq!(short("slither/3/3/5bgd"), "slither/3/3/5bgd");
+        let long = format!("https://puzz.link/p?slither/40/40/{}", "g".repeat(100));
+        let s = short(&long);
+        assert!(
+            s.len() < 70
+                && s.starts_with("https://puzz.link/p?slither/40/40/")
+                && s.contains("..."),
+            "{s}"
+        );
+    }
+
+    #[test]
     fn puzzles_round_trip() {
         let mut rng = crate::generate::Rng::new(5);
         for _ in 0..500 {
@@ -224,7 +312,7 @@ mod tests {
             decode("https://puzz.link/p?slither/0/3/")
                 .unwrap_err()
                 .to_string()
-                .contains("out of range")
+                .contains("no cells")
         );
         assert!(
             decode("https://puzz.link/p?slither/1/1/4")

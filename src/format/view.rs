@@ -32,6 +32,59 @@ pub trait View {
     fn h(&self, r: usize, c: usize) -> Edge;
     /// The vertical edge on cell row `r` below dot `c`.
     fn v(&self, r: usize, c: usize) -> Edge;
+    /// Whether the horizontal edge differs between a puzzle's answers (drawn apart).
+    fn undetermined_h(&self, _r: usize, _c: usize) -> bool {
+        false
+    }
+    /// Whether the vertical edge differs between a puzzle's answers (drawn apart).
+    fn undetermined_v(&self, _r: usize, _c: usize) -> bool {
+        false
+    }
+}
+
+/// A puzzle's first answer with the edges that differ between its answers marked.
+pub struct Marked<'a> {
+    /// The first answer.
+    pub board: &'a Board,
+    /// The edges that differ between answers (lattice indices, sorted).
+    pub undetermined: &'a [u32],
+}
+
+impl Marked<'_> {
+    fn marked(&self, y: usize, x: usize) -> bool {
+        let i = self.board.index(y as isize, x as isize) as u32;
+        self.undetermined.binary_search(&i).is_ok()
+    }
+}
+
+impl View for Marked<'_> {
+    fn rows(&self) -> usize {
+        self.board.rows()
+    }
+
+    fn cols(&self) -> usize {
+        self.board.cols()
+    }
+
+    fn clue(&self, r: usize, c: usize) -> Option<u8> {
+        self.board.clue(r, c)
+    }
+
+    fn h(&self, r: usize, c: usize) -> Edge {
+        View::h(self.board, r, c)
+    }
+
+    fn v(&self, r: usize, c: usize) -> Edge {
+        View::v(self.board, r, c)
+    }
+
+    fn undetermined_h(&self, r: usize, c: usize) -> bool {
+        self.marked(2 * r, 2 * c + 1)
+    }
+
+    fn undetermined_v(&self, r: usize, c: usize) -> bool {
+        self.marked(2 * r + 1, 2 * c)
+    }
 }
 
 fn edge_of(code: u8) -> Edge {

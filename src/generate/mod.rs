@@ -25,6 +25,12 @@
 //! decision depends on time.
 
 mod blanks;
+pub mod grade;
+pub mod symmetry;
+
+pub use blanks::Judge;
+pub use grade::GradeStep;
+pub use symmetry::Symmetry;
 
 use crate::board::Board;
 use crate::deduce::{Deducer, DeducerSet};
@@ -33,6 +39,8 @@ use crate::rules::RuleSet;
 use crate::rules::compile::RuleBook;
 use crate::solve::{Outcome, SolveOptions, Solver};
 use std::ops::RangeInclusive;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Default bounds of the fraction of cells inside the loop, see [`GenOptions::fill`].
 pub const DEFAULT_FILL: RangeInclusive<f64> = 0.35..=0.65;
@@ -172,6 +180,41 @@ pub struct GenOptions {
     /// switches on; search never). Plain Slink puzzles default to loop closure alone, as the
     /// puzzle's statement promises; [`GenOptions::with_blanks`] adds colouring and probing.
     pub judge: DeducerSet,
+    /// With `blanks`: the symmetry of the clue layout (clues are blanked an orbit at a time).
+    pub symmetry: Symmetry,
+    /// With `blanks`: blank while the planted loop stays the only solution, as the complete
+    /// search proves, so that every clue (every orbit of clues) is needed.
+    pub minimal: bool,
+    /// With `blanks`: no two side-by-side cells both hold the clue 0.
+    pub no_adjacent_zeros: bool,
+    /// With `blanks`: the puzzle needs exactly this step of the grade scale.
+    pub grade: Option<GradeStep>,
+}
+
+/// The loop shapes of `slink gen --shape`: bounds of [`GenOptions::fill`] and
+/// [`GenOptions::compactness`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LoopShape {
+    /// The default: anything from winding corridors to compact regions.
+    #[default]
+    Mixed,
+    /// A round compact region (growth picks every frontier cell alike), about a third to
+    /// half of the grid.
+    Blob,
+    /// Thin winding corridors (growth shuns cells with several neighbours inside) reaching
+    /// over the whole grid: a long loop.
+    Maze,
+}
+
+impl LoopShape {
+    /// The fill and compactness bounds of the shape.
+    pub fn bounds(self) -> (RangeInclusive<f64>, RangeInclusive<f64>) {
+        match self {
+            LoopShape::Mixed => (DEFAULT_FILL, DEFAULT_COMPACTNESS),
+            LoopShape::Blob => (0.3..=0.5, 1.0..=1.0),
+            LoopShape::Maze => (0.5..=0.6, 0.0..=0.02),
+        }
+    }
 }
 
 impl GenOptions {
@@ -187,7 +230,17 @@ impl GenOptions {
             blanks: false,
             max_level: None,
             judge: DeducerSet::NONE.with(Deducer::LoopClosure),
+            symmetry: Symmetry::None,
+            minimal: false,
+            no_adjacent_zeros: false,
+            grade: None,
         }
+    }
+
+    /// The same options with the loops of `shape`.
+    pub fn with_shape(mut self, shape: LoopShape) -> GenOptions {
+        (self.fill, self.compactness) = shape.bounds();
+        self
     }
 
     /// The same options for ordinary Slitherlink: clues blanked while the puzzle stays
@@ -229,6 +282,21 @@ impl GenOptions {
         if self.max_level == Some(0) {
             return Err(GenError::BadOption(
                 "the rule level must be at least 1".to_string(),
+            ));
+        }
+        if self.symmetry == Symmetry::Quarter && rows != cols {
+            return Err(GenError::BadOption(format!(
+                "symmetry 90 needs a square grid, not {rows}x{cols}"
+            )));
+        }
+        let blanking = self.symmetry != Symmetry::None
+            || self.minimal
+            || self.no_adjacent_zeros
+            || self.grade.is_some();
+        if blanking && !self.blanks {
+            return Err(GenError::BadOption(
+                "symmetry, minimal, no adjacent zeros and grade apply to blanked puzzles only"
+                    .to_string(),
             ));
         }
         if self.max_attempts == 0 {
@@ -277,6 +345,21 @@ pub enum GenError {
     /// An option out of its range.
     #[error("bad option: {0}")]
     BadOption(String),
+    /// Every one of `attempts` candidates in a row was rejected, `unfit` of them after
+    /// blanking (the grade or the zeros asked for could not be met).
+    #[error(
+        "gave up on a {rows}x{cols} puzzle: none of {attempts} random candidates in a row was kept ({unfit} blanked but without the grade or the zeros asked for)"
+    )]
+    NoFit {
+        /// Rows of the puzzle.
+        rows: usize,
+        /// Columns of the puzzle.
+        cols: usize,
+        /// Candidates drawn and rejected.
+        attempts: u64,
+        /// Candidates rejected after blanking.
+        unfit: u64,
+    },
     /// Every one of `attempts` candidates in a row was rejected.
     #[error(
         "gave up on a {rows}x{cols} puzzle: the rules finished none of {attempts} random candidates in a row (this size may have no puzzle they finish)"
@@ -534,12 +617,23 @@ pub struct GenStats {
     /// Candidates rejected because the rules finished them with another loop than the one they
     /// were made from (so they have two solutions and some rule is unsound for them).
     pub mismatches: u64,
+    /// Candidates rejected after blanking: another grade than the one asked for, or zeros
+    /// side by side that could not be blanked.
+    pub unfit: u64,
 }
 
 /// Generates puzzles one after the other, each kept only when its rule book finishes it.
 pub struct Generator {
     options: GenOptions,
     solver: Solver,
+    /// The blanking judge, when it is not `solver` (minimal or graded puzzles).
+    blank_judge: Option<(Solver, Judge)>,
+    /// The full solver that grades a blanked puzzle (with `grade`).
+    checker: Option<Solver>,
+    /// The orbits of the symmetry, blanked together.
+    orbits: Vec<Vec<usize>>,
+    /// Counts every candidate drawn, shared with whoever shows progress.
+    counter: Option<Arc<AtomicU64>>,
     next_index: u64,
     stats: GenStats,
 }
@@ -548,14 +642,49 @@ impl Generator {
     /// A generator of puzzles that `book` finishes; fails when the options are invalid.
     pub fn new(options: GenOptions, book: RuleBook) -> Result<Generator, GenError> {
         options.validate()?;
-        let solver =
-            Solver::with_options(judge_book(book, options.max_level), judge_options(&options));
+        let book = judge_book(book, options.max_level);
+        let blank_judge = if !options.blanks {
+            None
+        } else if options.minimal {
+            // Probing costs more than the search it would save.
+            let switches = DeducerSet::ALL.without(Deducer::Probing);
+            Some((switches, Judge::Unique))
+        } else {
+            options.grade.map(|step| {
+                let mut switches = step.deducers();
+                if step < GradeStep::Search {
+                    switches = switches.without(Deducer::Search);
+                }
+                (switches, Judge::Graded(step))
+            })
+        }
+        .map(|(switches, mode)| {
+            let options = SolveOptions {
+                switches,
+                ..SolveOptions::default()
+            };
+            (Solver::with_options(book.clone(), options), mode)
+        });
+        let checker = options
+            .grade
+            .map(|_| Solver::with_options(book.clone(), SolveOptions::default()));
+        let orbits = options.symmetry.orbits(options.rows, options.cols);
+        let solver = Solver::with_options(book, judge_options(&options));
         Ok(Generator {
             options,
             solver,
+            blank_judge,
+            checker,
+            orbits,
+            counter: None,
             next_index: 0,
             stats: GenStats::default(),
         })
+    }
+
+    /// Adds one to `counter` for every candidate drawn (for a progress display).
+    pub fn count_candidates(&mut self, counter: Arc<AtomicU64>) {
+        self.counter = Some(counter);
     }
 
     /// A generator of puzzles that the built-in rules ([`RuleSet::builtin`]) finish (the
@@ -588,21 +717,32 @@ impl Generator {
     pub fn puzzle_at(&mut self, index: u64) -> Result<Generated, GenError> {
         let (rows, cols) = (self.options.rows, self.options.cols);
         let mut rng = Rng::for_stream(self.options.seed, index);
+        let mut unfit = 0;
         for attempt in 1..=self.options.max_attempts {
             let shape = self.options.draw_shape(&mut rng);
             let solution = random_region(rows, cols, &shape, &mut rng);
             let puzzle = solution.to_puzzle();
             self.stats.candidates += 1;
+            if let Some(counter) = &self.counter {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
             let (board, outcome) = self.solver.solve(&puzzle);
             match outcome {
                 Outcome::Solved if !same_loop(&board, &solution) => self.stats.mismatches += 1,
                 Outcome::Solved => {
-                    self.stats.puzzles += 1;
                     let puzzle = if self.options.blanks {
-                        blanks::blank_clues(&mut self.solver, &puzzle, &solution, &mut rng)
+                        match self.blank(&puzzle, &solution, &mut rng) {
+                            Some(puzzle) => puzzle,
+                            None => {
+                                self.stats.unfit += 1;
+                                unfit += 1;
+                                continue;
+                            }
+                        }
                     } else {
                         puzzle
                     };
+                    self.stats.puzzles += 1;
                     return Ok(Generated {
                         puzzle,
                         solution,
@@ -616,11 +756,51 @@ impl Generator {
                 Outcome::Contradiction(_) => self.stats.contradictions += 1,
             }
         }
-        Err(GenError::GaveUp {
-            rows,
-            cols,
-            attempts: self.options.max_attempts,
+        let attempts = self.options.max_attempts;
+        Err(if unfit > 0 {
+            GenError::NoFit {
+                rows,
+                cols,
+                attempts,
+                unfit,
+            }
+        } else {
+            GenError::GaveUp {
+                rows,
+                cols,
+                attempts,
+            }
         })
+    }
+
+    /// Blanks the clues of a candidate the judge finished; `None` when the result does not
+    /// have the grade or the zeros asked for.
+    fn blank(&mut self, puzzle: &Puzzle, solution: &Solution, rng: &mut Rng) -> Option<Puzzle> {
+        let (judge, mode) = match &mut self.blank_judge {
+            Some((judge, mode)) => (judge, *mode),
+            None => (&mut self.solver, Judge::Deduce),
+        };
+        let options = &self.options;
+        let blanked = blanks::blank_clues(
+            judge,
+            mode,
+            puzzle,
+            solution,
+            &self.orbits,
+            options.no_adjacent_zeros,
+            rng,
+        )?;
+        if let (Some(step), Some(checker)) = (options.grade, &mut self.checker) {
+            let attempt = checker.attempt(&blanked);
+            let graded = attempt.outcome == Outcome::Solved
+                && same_loop(&attempt.board, solution)
+                && GradeStep::of(&attempt.report) == step;
+            checker.recycle(attempt.board);
+            if !graded {
+                return None;
+            }
+        }
+        Some(blanked)
     }
 }
 

@@ -314,11 +314,28 @@ impl RuleSet {
     /// directory in the order given, each in file-name order (subdirectories are not read).
     /// Rule names must be unique across all of them.
     pub fn load_dirs<P: AsRef<Path>>(dirs: &[P]) -> Result<RuleSet, LoadError> {
+        RuleSet::load_with_builtin(false, dirs)
+    }
+
+    /// Loads the built-in files first (when `builtin`), then the `*.rules` files of `dirs`
+    /// as [`RuleSet::load_dirs`] does, as one set: the built-in rules are the set's first
+    /// `RuleSet::builtin().rules.len()`, and rule names must be unique across all of them.
+    pub fn load_with_builtin<P: AsRef<Path>>(
+        builtin: bool,
+        dirs: &[P],
+    ) -> Result<RuleSet, LoadError> {
         let mut paths = Vec::new();
         for dir in dirs {
             paths.extend(rule_files(dir.as_ref())?);
         }
-        let mut sources = Vec::new();
+        let mut sources: Vec<(String, String)> = Vec::new();
+        if builtin {
+            sources.extend(
+                BUILTIN_RULES
+                    .iter()
+                    .map(|(name, text)| (name.to_string(), text.to_string())),
+            );
+        }
         let mut not_text = Vec::new();
         for path in paths {
             let bytes = read_regular(&path, MAX_RULE_FILE).map_err(|source| LoadError::Io {
