@@ -82,6 +82,8 @@ pub struct Engine<'a, const COUNT: bool = false> {
     work: Workspace,
     /// Edges each deducer decided (always counted: one addition per deducer run).
     deduced: PerDeducer<u64>,
+    /// Edges the colour rules decided (counted among the rules' edges too).
+    colour_decided: u64,
     /// The deducers on that run inside propagation, in order.
     at_fixpoint: Vec<Deducer>,
     /// The deducers on that run at the main line's fixpoints only ([`Phase::Settle`]).
@@ -100,6 +102,7 @@ impl<'a> Engine<'a, false> {
             tally: None,
             work: Workspace::default(),
             deduced: PerDeducer::default(),
+            colour_decided: 0,
             at_fixpoint: deducers_of(book.deducers(), Phase::Fixpoint),
             settling: deducers_of(book.deducers(), Phase::Settle),
         }
@@ -115,6 +118,7 @@ impl<'a> Engine<'a, false> {
             tally: Some(tally),
             work: self.work,
             deduced: self.deduced,
+            colour_decided: self.colour_decided,
             at_fixpoint: self.at_fixpoint,
             settling: self.settling,
         }
@@ -149,6 +153,12 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Edges each global deducer decided so far.
     pub fn deduced(&self) -> PerDeducer<u64> {
         self.deduced
+    }
+
+    /// Edges the colour rules decided so far (the rules with colour letters, which run in
+    /// the colour pass while colouring is on).
+    pub fn colour_decided(&self) -> u64 {
+        self.colour_decided
     }
 
     /// Applies the rules from a fresh board to a fixpoint, level by level: the rules of the
@@ -377,7 +387,9 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             for k in 0..self.at_fixpoint.len() {
                 let d = self.at_fixpoint[k];
                 let decided = if d == Deducer::Colouring {
+                    let before = board.trail().len();
                     self.colour_rules(board, &mut coloured)?;
+                    self.colour_decided += (board.trail().len() - before) as u64;
                     0
                 } else {
                     deduce::at_fixpoint(d, Call::Deduce, board, &mut self.work.scratch)?
