@@ -473,19 +473,48 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         q: usize,
     ) -> Result<(), Contradiction> {
         let m = self.matchers;
-        for g in &wakes.groups {
-            let code = board.at(q.wrapping_add_signed(g.key));
+        let stride = board.stride();
+        for (g, &local) in wakes.groups.iter().zip(&wakes.local) {
+            let cell = q.wrapping_add_signed(g.key);
+            let code = board.at(cell);
             if code >= CLUE0 {
+                // A clue with its four sides decided: its local colour rules add nothing.
+                if local
+                    && [cell - 1, cell + 1, cell - stride, cell + stride]
+                        .iter()
+                        .all(|&e| board.at(e) != UNKNOWN)
+                {
+                    continue;
+                }
                 let clue = code.trailing_zeros() as usize - 4;
                 for w in &m.colour_wakes[range(&g.by_clue[clue])] {
-                    self.try_colour(board, w.rule, q.wrapping_add_signed(w.delta))?;
+                    let origin = q.wrapping_add_signed(w.delta);
+                    if self.worth_trying(board, w.rule, origin) {
+                        self.try_colour(board, w.rule, origin)?;
+                    }
                 }
             }
         }
         for w in &m.colour_wakes[range(&wakes.free)] {
-            self.try_colour(board, w.rule, q.wrapping_add_signed(w.delta))?;
+            let origin = q.wrapping_add_signed(w.delta);
+            if self.worth_trying(board, w.rule, origin) {
+                self.try_colour(board, w.rule, origin)?;
+            }
         }
         Ok(())
+    }
+
+    /// Whether colour rule `k` at `origin` could add anything: it relates cells, or an edge
+    /// it concludes is still unknown (what [`Engine::try_colour`] asks first, without the
+    /// call).
+    #[inline(always)]
+    fn worth_trying(&self, board: &Board, k: u32, origin: usize) -> bool {
+        let m = self.matchers;
+        let rule = &m.colour_rules[k as usize];
+        !rule.relate.is_empty()
+            || m.concludes[range(&rule.concludes)]
+                .iter()
+                .any(|c| board.at(origin.wrapping_add_signed(c.offset)) == UNKNOWN)
     }
 
     /// Tries colour rule `k` with its origin at `origin`.

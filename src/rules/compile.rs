@@ -543,6 +543,10 @@ pub struct ColourRule {
     pub same: Range<u32>,
     /// The colour relations it concludes, in `Matchers::colour_pairs`.
     pub relate: Range<u32>,
+    /// It has a key clue and concludes only that clue's sides and relations among the clue
+    /// cell and its four neighbours: once the clue's four sides are decided (each relating
+    /// the clue cell to a neighbour), it can add nothing.
+    pub key_local: bool,
 }
 
 /// A colour relation between two cells of a variant: on opposite sides when `differ`.
@@ -575,6 +579,9 @@ pub struct ColourWakes {
     pub groups: Vec<Group>,
     /// Wakes that need no clue.
     pub free: Range<u32>,
+    /// Per group: every rule it wakes is `key_local` (the group is passed over when the key
+    /// clue's four sides are decided).
+    pub local: Vec<bool>,
 }
 
 /// How a variant is compiled.
@@ -856,6 +863,20 @@ impl Builder {
             &v.premise_colours,
             &v.conclusion_colours,
         ));
+        let key_local = key_fact.first().is_some_and(|key| {
+            let side = |p: Pos| {
+                let d = p - key.at;
+                d.y.abs() + d.x.abs() == 1
+            };
+            let near = |p: Pos| {
+                let d = p - key.at;
+                d.y.abs() + d.x.abs() <= 2 && (d.y == 0 || d.x == 0)
+            };
+            v.conclusion.iter().all(|f| side(f.at))
+                && m.colour_pairs[range_of(&relate)]
+                    .iter()
+                    .all(|p| p.at.iter().all(|&a| near(a)))
+        });
         let rule = m.colour_rules.len() as u32;
         m.colour_rules.push(ColourRule {
             variant: vi as u32,
@@ -863,6 +884,7 @@ impl Builder {
             concludes: entry.concludes,
             same,
             relate,
+            key_local,
         });
         let clues: Vec<Pos> = v
             .premise
@@ -1008,6 +1030,13 @@ impl Builder {
             };
             let mut wakes = ColourWakes::default();
             for ((key, key_at), lists) in std::mem::take(&mut self.colour_keyed[list]) {
+                let rules = &m.colour_rules;
+                wakes.local.push(
+                    lists
+                        .iter()
+                        .flatten()
+                        .all(|w| rules[w.rule as usize].key_local),
+                );
                 let by_clue = lists.map(&mut push);
                 wakes.groups.push(Group {
                     key,
@@ -1185,4 +1214,9 @@ mod tests {
             }
         }
     }
+}
+
+/// A `Range<u32>` as indices.
+fn range_of(r: &Range<u32>) -> Range<usize> {
+    r.start as usize..r.end as usize
 }
