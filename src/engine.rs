@@ -495,6 +495,15 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 }
             }
         }
+        // A cell with its four sides decided: the rules that conclude only its sides add
+        // nothing.
+        if wakes.free_sides
+            && [q - 1, q + 1, q - stride, q + stride]
+                .iter()
+                .all(|&e| board.at(e) != UNKNOWN)
+        {
+            return Ok(());
+        }
         for w in &m.colour_wakes[range(&wakes.free)] {
             let origin = q.wrapping_add_signed(w.delta);
             if self.worth_trying(board, w.rule, origin) {
@@ -1048,3 +1057,4 @@ mod tests {
         assert!(tried_at_level(&tally, 2) > 0);
     }
 }
+

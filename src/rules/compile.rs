@@ -582,6 +582,10 @@ pub struct ColourWakes {
     /// Per group: every rule it wakes is `key_local` (the group is passed over when the key
     /// clue's four sides are decided).
     pub local: Vec<bool>,
+    /// The woken point is a cell and every free wake's rule relates no cells and concludes
+    /// only sides of that cell: the free wakes are passed over when its four sides are
+    /// decided.
+    pub free_sides: bool,
 }
 
 /// How a variant is compiled.
@@ -1044,7 +1048,17 @@ impl Builder {
                     by_clue,
                 });
             }
-            wakes.free = push(std::mem::take(&mut self.colour_free[list]));
+            let free = std::mem::take(&mut self.colour_free[list]);
+            wakes.free_sides = list == 0
+                && free.iter().all(|w| {
+                    let rule = &m.colour_rules[w.rule as usize];
+                    rule.relate.is_empty()
+                        && m.concludes[range_of(&rule.concludes)].iter().all(|c| {
+                            let d = c.at - w.at;
+                            d.y.abs() + d.x.abs() == 1
+                        })
+                });
+            wakes.free = push(free);
             match list {
                 0 => m.colour_by_cell = wakes,
                 k => m.colour_by_edge[k - 1] = wakes,
