@@ -8,6 +8,7 @@
 //! wake decided), the newest run on top, worked off from its start: pushed as one pair
 //! whenever the trail grows, not copied entry by entry.
 
+use crate::board::colours::Colouring;
 use crate::board::{
     Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS, UNKNOWN, Why,
 };
@@ -68,6 +69,9 @@ pub struct Workspace {
     scratch: Vec<u32>,
     /// Work space of [`Engine::init`]: the cells of a row that can match.
     todo: Vec<u32>,
+    /// The colour pass's cache of cell classes, by cell key: the store's version it was
+    /// read at, and the class (root * 2 + parity).
+    classes: Vec<(u64, u32)>,
 }
 
 /// Runs a rule book's matchers over boards; `COUNT` says whether it keeps a [`Tally`]
@@ -415,6 +419,10 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         coloured: &mut usize,
     ) -> Result<(), Contradiction> {
         let m = self.matchers;
+        let keys = board.len() / 2 + 1;
+        if self.work.classes.len() < keys {
+            self.work.classes.resize(keys, (0, 0));
+        }
         loop {
             let Some(colouring) = board.colouring_mut() else {
                 *coloured = board.trail().len();
@@ -556,16 +564,17 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         let Some(colouring) = board.colouring() else {
             return Ok(());
         };
+        let classes = &mut self.work.classes;
         for p in &m.colour_pairs[range(&rule.same)] {
             let [a, b] = at(p);
-            if colouring.relation(a, b) != Some(p.differ) {
+            if relation(classes, colouring, a, b) != Some(p.differ) {
                 return Ok(());
             }
         }
         let open = edges_open
             || m.colour_pairs[range(&rule.relate)].iter().any(|p| {
                 let [a, b] = at(p);
-                colouring.relation(a, b) != Some(p.differ)
+                relation(classes, colouring, a, b) != Some(p.differ)
             });
         if !open {
             return Ok(());
@@ -989,6 +998,27 @@ fn deducers_of(set: DeducerSet, phase: Phase) -> Vec<Deducer> {
 }
 
 /// A table entry being applied: the dot or cell, what to set (2 bits per slot), the variant
+
+/// [`Colouring::relation`] through a cache of cell classes (keyed by cell, good while the
+/// store's version stays).
+#[inline(always)]
+fn relation(classes: &mut [(u64, u32)], colouring: &Colouring, a: usize, b: usize) -> Option<bool> {
+    let version = colouring.version();
+    let mut class = |cell: usize| {
+        let key = cell >> 1;
+        let (at, class) = classes[key];
+        if at == version {
+            return class;
+        }
+        let (root, parity) = colouring.find(key as u32);
+        let class = root << 1 | u32::from(parity);
+        classes[key] = (version, class);
+        class
+    };
+    let (x, y) = (class(a), class(b));
+    (x >> 1 == y >> 1).then_some((x ^ y) & 1 != 0)
+}
+
 /// behind each slot's conclusion, and the slots' index differences.
 #[derive(Clone, Copy)]
 struct TableEntry<'m> {
@@ -1057,4 +1087,3 @@ mod tests {
         assert!(tried_at_level(&tally, 2) > 0);
     }
 }
-
