@@ -997,8 +997,6 @@ fn deducers_of(set: DeducerSet, phase: Phase) -> Vec<Deducer> {
     set.iter().filter(|d| d.phase() == phase).collect()
 }
 
-/// A table entry being applied: the dot or cell, what to set (2 bits per slot), the variant
-
 /// [`Colouring::relation`] through a cache of cell classes (keyed by cell, good while the
 /// store's version stays).
 #[inline(always)]
@@ -1019,6 +1017,7 @@ fn relation(classes: &mut [(u64, u32)], colouring: &Colouring, a: usize, b: usiz
     (x >> 1 == y >> 1).then_some((x ^ y) & 1 != 0)
 }
 
+/// A table entry being applied: the dot or cell, what to set (2 bits per slot), the variant
 /// behind each slot's conclusion, and the slots' index differences.
 #[derive(Clone, Copy)]
 struct TableEntry<'m> {

@@ -1204,6 +1204,11 @@ impl Matchers {
     }
 }
 
+/// A `Range<u32>` as indices.
+fn range_of(r: &Range<u32>) -> Range<usize> {
+    r.start as usize..r.end as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1228,9 +1233,4 @@ mod tests {
             }
         }
     }
-}
-
-/// A `Range<u32>` as indices.
-fn range_of(r: &Range<u32>) -> Range<usize> {
-    r.start as usize..r.end as usize
 }
