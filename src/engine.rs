@@ -8,11 +8,12 @@
 //! wake decided), the newest run on top, worked off from its start: pushed as one pair
 //! whenever the trail grows, not copied entry by entry.
 
+use crate::board::colours::Colouring;
 use crate::board::{
-    Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS,
+    Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS, UNKNOWN, Why,
 };
 use crate::deduce::{self, Call, Deducer, DeducerSet, PerDeducer, Phase};
-use crate::rules::compile::{CellTest, Entry, Matchers, RuleBook, Stages};
+use crate::rules::compile::{CellTest, ColourRule, ColourWakes, Entry, Matchers, RuleBook, Stages};
 use std::hint::select_unpredictable;
 
 /// Counts of what each variant and deducer did, kept when statistics are asked for.
@@ -68,6 +69,9 @@ pub struct Workspace {
     scratch: Vec<u32>,
     /// Work space of [`Engine::init`]: the cells of a row that can match.
     todo: Vec<u32>,
+    /// The colour pass's cache of cell classes, by cell key: the store's version it was
+    /// read at, and the class (root * 2 + parity).
+    classes: Vec<(u64, u32)>,
 }
 
 /// Runs a rule book's matchers over boards; `COUNT` says whether it keeps a [`Tally`]
@@ -82,6 +86,8 @@ pub struct Engine<'a, const COUNT: bool = false> {
     work: Workspace,
     /// Edges each deducer decided (always counted: one addition per deducer run).
     deduced: PerDeducer<u64>,
+    /// Edges the colour rules decided (counted among the rules' edges too).
+    colour_decided: u64,
     /// The deducers on that run inside propagation, in order.
     at_fixpoint: Vec<Deducer>,
     /// The deducers on that run at the main line's fixpoints only ([`Phase::Settle`]).
@@ -100,6 +106,7 @@ impl<'a> Engine<'a, false> {
             tally: None,
             work: Workspace::default(),
             deduced: PerDeducer::default(),
+            colour_decided: 0,
             at_fixpoint: deducers_of(book.deducers(), Phase::Fixpoint),
             settling: deducers_of(book.deducers(), Phase::Settle),
         }
@@ -115,6 +122,7 @@ impl<'a> Engine<'a, false> {
             tally: Some(tally),
             work: self.work,
             deduced: self.deduced,
+            colour_decided: self.colour_decided,
             at_fixpoint: self.at_fixpoint,
             settling: self.settling,
         }
@@ -149,6 +157,12 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Edges each global deducer decided so far.
     pub fn deduced(&self) -> PerDeducer<u64> {
         self.deduced
+    }
+
+    /// Edges the colour rules decided so far (the rules with colour letters, which run in
+    /// the colour pass while colouring is on).
+    pub fn colour_decided(&self) -> u64 {
+        self.colour_decided
     }
 
     /// Applies the rules from a fresh board to a fixpoint, level by level: the rules of the
@@ -201,7 +215,9 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             let head = board.trail().len();
             let d = self.at_fixpoint[k];
             self.deduced[d] += deduce::at_fixpoint(d, Call::ComeOn, board, &mut self.work.scratch)?;
-            self.propagate_here(board, head)?;
+            // Colouring coming on wakes the colour rules at every decided edge.
+            let colour_from = if d == Deducer::Colouring { 0 } else { head };
+            self.propagate_with(board, head, colour_from)?;
         }
         self.settle(board)?;
         Ok(level)
@@ -341,6 +357,16 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Wakes the watchers of every trail entry from `head` on with the current matchers,
     /// then runs the global deducers, until nothing changes.
     fn propagate_here(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
+        self.propagate_with(board, head, head)
+    }
+
+    /// [`Engine::propagate_here`], with the colour rules woken from trail position `coloured`.
+    fn propagate_with(
+        &mut self,
+        board: &mut Board,
+        head: usize,
+        mut coloured: usize,
+    ) -> Result<(), Contradiction> {
         // Newest first: a decided edge's consequences are worked out while its neighbourhood
         // is still in cache, instead of sweeping the whole board breadth-first.
         self.work.queue.clear();
@@ -362,8 +388,16 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             // The global deducers that run inside propagation, in order: when one decides
             // something, the rules go first again.
             let mut changed = false;
-            for &d in &self.at_fixpoint {
-                let decided = deduce::at_fixpoint(d, Call::Deduce, board, &mut self.work.scratch)?;
+            for k in 0..self.at_fixpoint.len() {
+                let d = self.at_fixpoint[k];
+                let decided = if d == Deducer::Colouring {
+                    let before = board.trail().len();
+                    self.colour_rules(board, &mut coloured)?;
+                    self.colour_decided += (board.trail().len() - before) as u64;
+                    0
+                } else {
+                    deduce::at_fixpoint(d, Call::Deduce, board, &mut self.work.scratch)?
+                };
                 self.deduced[d] += decided;
                 if board.trail().len() > seen {
                     changed = true;
@@ -374,6 +408,204 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 return Ok(());
             }
         }
+    }
+
+    /// The colour pass: wakes the colour rules at the cells whose colour class changed (the
+    /// colour store's queue) and at the edges decided since trail position `coloured`, until
+    /// they decide an edge (the other rules go first again) or nothing is left to wake.
+    fn colour_rules(
+        &mut self,
+        board: &mut Board,
+        coloured: &mut usize,
+    ) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let keys = board.len() / 2 + 1;
+        if self.work.classes.len() < keys {
+            self.work.classes.resize(keys, (0, 0));
+        }
+        loop {
+            let Some(colouring) = board.colouring_mut() else {
+                *coloured = board.trail().len();
+                return Ok(());
+            };
+            let mut cells = std::mem::take(&mut self.work.scratch);
+            cells.clear();
+            // Each queued cell once per round.
+            colouring.epoch = colouring.epoch.wrapping_add(1);
+            if colouring.epoch == 0 {
+                colouring.seen.fill(0);
+                colouring.epoch = 1;
+            }
+            for c in colouring.queue.drain(..) {
+                let key = (c >> 1) as usize;
+                if colouring.seen[key] != colouring.epoch {
+                    colouring.seen[key] = colouring.epoch;
+                    cells.push(c);
+                }
+            }
+            let len = board.trail().len();
+            if cells.is_empty() && *coloured == len {
+                self.work.scratch = cells;
+                return Ok(());
+            }
+            let mut result = Ok(());
+            for i in *coloured..len {
+                let q = board.trail()[i] as usize;
+                result = self.wake_colour(board, &m.colour_by_edge[q & 1], q);
+                if result.is_err() {
+                    break;
+                }
+            }
+            if result.is_ok() {
+                for &c in &cells {
+                    result = self.wake_colour(board, &m.colour_by_cell, c as usize);
+                    if result.is_err() {
+                        break;
+                    }
+                }
+            }
+            self.work.scratch = cells;
+            result?;
+            *coloured = len;
+            if board.trail().len() > len {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Tries the colour rules of `wakes` at the point `q` (a cell or an edge).
+    fn wake_colour(
+        &mut self,
+        board: &mut Board,
+        wakes: &ColourWakes,
+        q: usize,
+    ) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let stride = board.stride();
+        for (g, &local) in wakes.groups.iter().zip(&wakes.local) {
+            let cell = q.wrapping_add_signed(g.key);
+            let code = board.at(cell);
+            if code >= CLUE0 {
+                // A clue with its four sides decided: its local colour rules add nothing.
+                if local
+                    && [cell - 1, cell + 1, cell - stride, cell + stride]
+                        .iter()
+                        .all(|&e| board.at(e) != UNKNOWN)
+                {
+                    continue;
+                }
+                let clue = code.trailing_zeros() as usize - 4;
+                for w in &m.colour_wakes[range(&g.by_clue[clue])] {
+                    let origin = q.wrapping_add_signed(w.delta);
+                    if self.worth_trying(board, w.rule, origin) {
+                        self.try_colour(board, w.rule, origin)?;
+                    }
+                }
+            }
+        }
+        // A cell with its four sides decided: the rules that conclude only its sides add
+        // nothing.
+        if wakes.free_sides
+            && [q - 1, q + 1, q - stride, q + stride]
+                .iter()
+                .all(|&e| board.at(e) != UNKNOWN)
+        {
+            return Ok(());
+        }
+        for w in &m.colour_wakes[range(&wakes.free)] {
+            let origin = q.wrapping_add_signed(w.delta);
+            if self.worth_trying(board, w.rule, origin) {
+                self.try_colour(board, w.rule, origin)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether colour rule `k` at `origin` could add anything: it relates cells, or an edge
+    /// it concludes is still unknown (what [`Engine::try_colour`] asks first, without the
+    /// call).
+    #[inline(always)]
+    fn worth_trying(&self, board: &Board, k: u32, origin: usize) -> bool {
+        let m = self.matchers;
+        let rule = &m.colour_rules[k as usize];
+        !rule.relate.is_empty()
+            || m.concludes[range(&rule.concludes)]
+                .iter()
+                .any(|c| board.at(origin.wrapping_add_signed(c.offset)) == UNKNOWN)
+    }
+
+    /// Tries colour rule `k` with its origin at `origin`.
+    fn try_colour(
+        &mut self,
+        board: &mut Board,
+        k: u32,
+        origin: usize,
+    ) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let rule: &ColourRule = &m.colour_rules[k as usize];
+        if COUNT && let Some(t) = self.tally.as_deref_mut() {
+            t.tried[rule.variant as usize] += 1;
+        }
+        for c in &m.checks[range(&rule.checks)] {
+            if board.at(origin.wrapping_add_signed(c.offset)) & c.mask == 0 {
+                return Ok(());
+            }
+        }
+        let at =
+            |p: &crate::rules::compile::ColourPair| p.cells.map(|d| origin.wrapping_add_signed(d));
+        // Nothing to do when every conclusion holds already (the common case): edges first,
+        // as they cost one read each.
+        let edges_open = m.concludes[range(&rule.concludes)]
+            .iter()
+            .any(|c| board.at(origin.wrapping_add_signed(c.offset)) == UNKNOWN);
+        if !edges_open && rule.relate.is_empty() {
+            return Ok(());
+        }
+        let Some(colouring) = board.colouring() else {
+            return Ok(());
+        };
+        let classes = &mut self.work.classes;
+        for p in &m.colour_pairs[range(&rule.same)] {
+            let [a, b] = at(p);
+            if relation(classes, colouring, a, b) != Some(p.differ) {
+                return Ok(());
+            }
+        }
+        let open = edges_open
+            || m.colour_pairs[range(&rule.relate)].iter().any(|p| {
+                let [a, b] = at(p);
+                relation(classes, colouring, a, b) != Some(p.differ)
+            });
+        if !open {
+            return Ok(());
+        }
+        let reason = Reason::Rule {
+            variant: rule.variant,
+            anchor: origin as u32,
+        };
+        let mut decided = 0;
+        for c in &m.concludes[range(&rule.concludes)] {
+            decided +=
+                u64::from(board.set_edge(origin.wrapping_add_signed(c.offset), c.state, reason)?);
+        }
+        let mut related = false;
+        for p in &m.colour_pairs[range(&rule.relate)] {
+            let [a, b] = at(p);
+            if board.colouring().and_then(|c| c.relation(a, b)).is_none() {
+                related = true;
+            }
+            if !board.relate_cells(a, b, p.differ) {
+                return Err(board.contradiction(Why::ColourClash, a));
+            }
+        }
+        if COUNT
+            && (decided > 0 || related)
+            && let Some(t) = self.tally.as_deref_mut()
+        {
+            t.fired[rule.variant as usize] += 1;
+            t.decided[rule.variant as usize] += decided;
+        }
+        Ok(())
     }
 
     /// Wakes the queued trail entries, and those they decide, until the queue is empty
@@ -763,6 +995,26 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
 /// The deducers of `set` that run in `phase`, in [`Deducer::ALL`] order.
 fn deducers_of(set: DeducerSet, phase: Phase) -> Vec<Deducer> {
     set.iter().filter(|d| d.phase() == phase).collect()
+}
+
+/// [`Colouring::relation`] through a cache of cell classes (keyed by cell, good while the
+/// store's version stays).
+#[inline(always)]
+fn relation(classes: &mut [(u64, u32)], colouring: &Colouring, a: usize, b: usize) -> Option<bool> {
+    let version = colouring.version();
+    let mut class = |cell: usize| {
+        let key = cell >> 1;
+        let (at, class) = classes[key];
+        if at == version {
+            return class;
+        }
+        let (root, parity) = colouring.find(key as u32);
+        let class = root << 1 | u32::from(parity);
+        classes[key] = (version, class);
+        class
+    };
+    let (x, y) = (class(a), class(b));
+    (x >> 1 == y >> 1).then_some((x ^ y) & 1 != 0)
 }
 
 /// A table entry being applied: the dot or cell, what to set (2 bits per slot), the variant

@@ -66,6 +66,9 @@ pub struct Report {
     pub level: u32,
     /// Edges each deducer decided (work: in probes and search branches too).
     pub decided: PerDeducer<u64>,
+    /// Edges decided by the colour rules (work: in probes and search branches too; counted
+    /// among the rules' edges, not in `decided`).
+    pub colour_rules: u64,
     /// Whether colouring came on (the rules and loop closure were stuck).
     pub colouring_on: bool,
     /// Probes made.
@@ -360,6 +363,7 @@ fn finish<const C: bool>(
         ambiguity = Some(Ambiguity::unique(options));
     }
     report.decided = engine.deduced();
+    report.colour_rules = engine.colour_decided();
     report.decided[Deducer::Probing] = prober.decided;
     report.probes = prober.probes;
     report.useful_probes = prober.useful;

@@ -390,6 +390,49 @@ fn where_no_rule_applies_the_first_deducer_step_is_named() {
 }
 
 #[test]
+fn where_only_colour_rules_apply_their_steps_are_named_with_their_letters() {
+    // The first Slitherlink corpus puzzle as deduction leaves it without colouring (written
+    // from `slink --no-colouring --no-probing --no-search --format json`): no edge rule
+    // applies and loop closure adds nothing, but the colour store of the marks lets a colour
+    // rule decide an edge.
+    let case = &cases()[8];
+    let run = slink(&["hint", "--all", "tests/data/hint-colour.txt"], b"");
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let out = run.stdout_text();
+    assert!(out.contains("the marks are right"), "{out}");
+    let steps: Vec<&str> = out.lines().filter(|l| l.starts_with("    ")).collect();
+    let numbered: Vec<&&str> = steps
+        .iter()
+        .filter(|l| {
+            l.trim_start()
+                .split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+        })
+        .collect();
+    assert!(!numbered.is_empty(), "{out}");
+    for step in &numbered {
+        assert!(step.contains("(rules/colours.rules:"), "{step}");
+        for (edge, line) in step_edges(step) {
+            assert_eq!(case.lines.contains(&edge), line, "{step}: {edge:?}");
+        }
+    }
+    // The rule's pictures show its colour letters.
+    assert!(
+        steps.iter().any(|l| l.starts_with("         ")
+            && l.chars().any(|c| c.is_ascii_alphabetic() && c != 'x')),
+        "{out}"
+    );
+    // Without colouring, no colour rule is named: the step is a deducer's.
+    let run = slink(
+        &["hint", "--no-colouring", "tests/data/hint-colour.txt"],
+        b"",
+    );
+    let out = run.stdout_text();
+    assert!(out.contains("the next step (no rule applies):"), "{out}");
+    assert!(!out.contains("colours.rules"), "{out}");
+}
+
+#[test]
 fn urls_are_boards_without_marks_and_unchecked_marks_are_said() {
     let run = slink(&["hint", "https://puzz.link/p?slither/5/5/cbcbcddad"], b"");
     assert_eq!(run.status, 0, "{}", run.stderr);

@@ -446,6 +446,56 @@ fn an_empty_rule_directory_deduces_nothing() {
 }
 
 #[test]
+fn colouring_alone_deduces_nothing_from_a_clue() {
+    // The colour store is switched on, but every local colour inference is a rule: with none,
+    // no clue gives anything.
+    let dir = TempDir::new("only-colouring");
+    std::fs::write(
+        std::path::Path::new(dir.path()).join("only.rules"),
+        "use colouring\n",
+    )
+    .unwrap();
+    let puzzles = parse_puzzles(&read_text("sample.in"));
+    let run = slink(&["--rules", dir.path()], &read("sample.in"));
+    assert_eq!(run.stdout_text(), "");
+    for (i, p) in puzzles.iter().enumerate() {
+        let line = stuck_line(&run.stderr, i + 1).expect("every puzzle is stuck");
+        assert_eq!(unknown_edges(line), Some(p.edges()), "{line}");
+    }
+    // With the colour rules beside it, the same store does deduce.
+    std::fs::copy(
+        root().join("rules/colours.rules"),
+        std::path::Path::new(dir.path()).join("colours.rules"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root().join("rules/counting.rules"),
+        std::path::Path::new(dir.path()).join("counting.rules"),
+    )
+    .unwrap();
+    let with = slink(&["--rules", dir.path()], &read("sample.in"));
+    let without = {
+        std::fs::write(
+            std::path::Path::new(dir.path()).join("only.rules"),
+            "# colouring off\n",
+        )
+        .unwrap();
+        slink(&["--rules", dir.path()], &read("sample.in"))
+    };
+    let unknown = |run: &Run| -> usize {
+        (1..=puzzles.len())
+            .filter_map(|k| stuck_line(&run.stderr, k).and_then(unknown_edges))
+            .sum()
+    };
+    assert!(
+        unknown(&with) < unknown(&without),
+        "the colour rules deduce nothing with colouring on:\n{}\n{}",
+        with.stderr,
+        without.stderr
+    );
+}
+
+#[test]
 fn a_full_copy_of_the_rules_solves_like_the_built_in_set() {
     let dir = TempDir::rules_copy("full-rules", &[]);
     let run = slink(&["--rules", dir.path()], &read("sample.in"));

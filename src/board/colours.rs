@@ -41,11 +41,33 @@ pub struct Colouring {
     pub(crate) queue: Vec<u32>,
     /// The key of the cells outside the grid.
     outside: u32,
-    pub(crate) stride: usize,
     /// Per key: the deducer round that last listed the cell to look at (see `mark_clue`).
     pub(crate) seen: Vec<u16>,
     /// The deducer's current round (never 0, the mark of a cell not listed yet).
     pub(crate) epoch: u16,
+    /// Changes whenever a class changes (a merge or an undo), and differs between stores:
+    /// what a reader cached of the classes is good while it stays.
+    version: Version,
+}
+
+/// A store's version: a copy of a store starts a version range of its own, so that what
+/// was cached of the original is never taken for the copy's.
+#[derive(Debug)]
+struct Version(u64);
+
+/// The next store's first version; each store takes a range of 2^32.
+static NEXT_VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1 << 32);
+
+impl Version {
+    fn fresh() -> Version {
+        Version(NEXT_VERSION.fetch_add(1 << 32, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for Version {
+    fn clone(&self) -> Version {
+        Version::fresh()
+    }
 }
 
 impl Colouring {
@@ -62,9 +84,9 @@ impl Colouring {
             started_at: board.trail().len(),
             queue: Vec::new(),
             outside: 0,
-            stride: board.stride(),
             seen: vec![0; n],
             epoch: 0,
+            version: Version::fresh(),
         };
         let (rows, cols) = (board.rows() as isize, board.cols() as isize);
         let first = board.index(-1, 1);
@@ -80,6 +102,12 @@ impl Colouring {
         }
         c.queue.clear();
         c
+    }
+
+    /// The store's version: the same number means the same classes.
+    #[inline]
+    pub fn version(&self) -> u64 {
+        self.version.0
     }
 
     /// Trail length when colouring was switched on.
@@ -145,6 +173,7 @@ impl Colouring {
             child,
             root,
         });
+        self.version.0 += 1;
         // After the swap the merged cycle runs root -> (the child's old members) -> child -> ...
         let mut m = self.next[root as usize];
         loop {
@@ -168,6 +197,7 @@ impl Colouring {
             self.next.swap(child, root);
             self.size[root] -= self.size[child];
             self.parent[child] = merge.child;
+            self.version.0 += 1;
         }
         self.queue.clear();
     }

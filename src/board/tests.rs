@@ -270,20 +270,6 @@ fn refused_writes_change_nothing_and_contradictions_are_undone_whole() {
     assert_eq!(b.unsatisfied(), before.unsatisfied());
 }
 
-#[test]
-fn a_two_with_one_side_each_way_relates_its_other_two_neighbours() {
-    // The middle 2 has a line above and a cross to its right: of its left and lower
-    // neighbours exactly one differs from it, so they differ from each other. No edge says
-    // so, and the two known neighbours are in the 2's own class.
-    let mut b = board("3 3\n. . .\n. 2 .\n. . .\n0 0\n", false);
-    b.set_edge(h(&b, 1, 1), LINE, Reason::Given).unwrap();
-    b.set_edge(v(&b, 1, 2), CROSS, Reason::Given).unwrap();
-    b.start_colouring().unwrap();
-    crate::deduce::colouring::deduce(&mut b, &mut Vec::new()).unwrap();
-    let (left, below) = (b.index(3, 1), b.index(5, 3));
-    assert_eq!(b.colouring().unwrap().relation(left, below), Some(true));
-}
-
 /// A blank 3x3 board with lines on three sides of the middle cell (loop closure on), and the
 /// fourth, left side.
 fn middle_cell_open_on_the_left() -> (Board, usize) {

@@ -59,8 +59,16 @@ pub fn key(rule: &Rule) -> String {
             let _ = write!(out, " {},{}:{glyph}", f.at.y, f.at.x);
         }
     };
+    // Colour letters follow their picture's facts (a letter is never `-`, `x` or a digit).
+    let colours = |out: &mut String, colours: &[crate::rules::Colour]| {
+        for c in colours {
+            let _ = write!(out, " {},{}:{}", c.at.y, c.at.x, c.glyph());
+        }
+    };
     facts(&mut out, "; when", &rule.premise);
+    colours(&mut out, &rule.premise_colours);
     facts(&mut out, "; then", &rule.conclusion);
+    colours(&mut out, &rule.conclusion_colours);
     out
 }
 

@@ -208,6 +208,17 @@ fn write_counterexample(text: &mut String, cx: &Counterexample, what: &str) {
             let comma = if fact.contains(',') { "," } else { "" };
             format!("{fact}{comma} is {found}")
         })
+        .chain(cx.failed_colours.iter().map(|&(a, b, differ)| {
+            let side = if differ {
+                "opposite sides"
+            } else {
+                "the same side"
+            };
+            format!(
+                "the cells at ({}, {}) and ({}, {}) need not be on {side}",
+                a.y, a.x, b.y, b.x
+            )
+        }))
         .collect();
     let place = if cx.border.is_none() {
         String::new()

@@ -51,7 +51,8 @@ pub fn at_fixpoint(
     match (d, call) {
         (Deducer::LoopClosure, Call::Deduce) => loop_closure::deduce(board, scratch),
         (Deducer::Colouring, Call::ComeOn) => colouring::come_on(board).map(|()| 0),
-        (Deducer::Colouring, Call::Deduce) => colouring::deduce(board, scratch),
+        // The colour rules run in the engine (they are compiled matchers).
+        (Deducer::Colouring, Call::Deduce) => Ok(0),
         (Deducer::Connectivity, Call::Deduce) => connectivity::deduce(board),
         (Deducer::Parity, Call::Deduce) => parity::deduce(board),
         (Deducer::LoopClosure | Deducer::Connectivity | Deducer::Parity, Call::ComeOn)

@@ -547,6 +547,8 @@ mod tests {
                 dots: c.dots(),
                 premise: c.premise.clone(),
                 conclusion: c.conclusion.clone(),
+                premise_colours: Vec::new(),
+                conclusion_colours: Vec::new(),
                 examples: Vec::new(),
             };
             assert!(

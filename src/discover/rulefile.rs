@@ -29,6 +29,8 @@ pub fn bare_rule(c: &Candidate, name: &str, level: u32) -> Rule {
         dots: c.dots(),
         premise: c.premise.clone(),
         conclusion: c.conclusion.clone(),
+        premise_colours: Vec::new(),
+        conclusion_colours: Vec::new(),
         examples: Vec::new(),
     }
 }
@@ -148,6 +150,7 @@ pub fn examples(rule: &Rule, c: &Candidate) -> Option<(Example, Example)> {
             cols,
             board: board.clone(),
             gives: Some(after.to_facts()),
+            gives_colours: Vec::new(),
         };
         if !run_example(rule, &example).passed() {
             continue;
@@ -167,6 +170,7 @@ pub fn examples(rule: &Rule, c: &Candidate) -> Option<(Example, Example)> {
                 cols,
                 board: near,
                 gives: None,
+                gives_colours: Vec::new(),
             };
             if run_example(rule, &quiet).passed() {
                 return Some((example, quiet));

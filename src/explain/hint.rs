@@ -3,9 +3,13 @@
 //! The marks are given facts ([`Reason::Given`]), never replayed from an empty board. Rule
 //! steps are found by trying every rule variant at every place of the marked board (the
 //! rules are data; this only reads their premises), so every step listed can be taken now,
-//! with nothing decided before it. When no rule applies, the solver runs from the marks
-//! with every deducer but search, and the first thing it decides (loop closure, colouring,
-//! connectivity or a probe, in the deducers' order) is the step.
+//! with nothing decided before it. Rules with colour letters read the colour store, which is
+//! off on the marked board: they are tried only when no other rule applies and the solver,
+//! going on from the marks, takes a colour rule's step first (loop closure found nothing,
+//! and colouring came on); then they are tried on the marked board with its store on. When
+//! no rule applies, the solver runs from the marks with every deducer but search, and the
+//! first thing it decides (loop closure, connectivity or a probe, in the deducers' order)
+//! is the step.
 
 use super::{Decided, Step, steps};
 use crate::board::{Board, CLUE0, CROSS, LINE, OFF, Reason, Tracking, UNKNOWN};
@@ -214,6 +218,31 @@ impl Hinter {
         }
         let single_loop = book.single_loop_rules_apply(&puzzle);
         let mut found = rule_steps(book, &board, single_loop);
+        let book_steps = |board: &Board, hinter: &Hinter| {
+            rule_steps(hinter.explainer.book(), board, single_loop)
+        };
+        let givens = givens_of(marks);
+        let mut first_deduced = None;
+        if found.is_empty() {
+            // No rule applies to the edges as they are: the solver goes on from the marks
+            // (loop closure, then colouring, ...). When its first step is a colour rule's,
+            // colouring came on with nothing decided before it, so the colour rules' steps
+            // are those found on the marked board with its colour store on.
+            let attempt = self.explainer.attempt_from(&puzzle, &givens);
+            let first = steps(&attempt.board)
+                .into_iter()
+                .find(|s| s.reason != Reason::Given && s.reason != Reason::Guess);
+            if matches!(first.as_ref().map(|s| s.reason), Some(Reason::Rule { .. })) {
+                if board.start_colouring().is_ok() {
+                    found = book_steps(&board, self);
+                }
+                if found.is_empty() {
+                    found.extend(first.clone());
+                }
+            }
+            first_deduced = first;
+        }
+        let book = self.explainer.book();
         if let Some(first) = found.first() {
             let level = book.set.rules[rule_of(book, first)].level;
             found.retain(|s| book.set.rules[rule_of(book, s)].level == level);
@@ -225,12 +254,7 @@ impl Hinter {
                 steps: found,
             };
         }
-        let givens = givens_of(marks);
-        let attempt = self.explainer.attempt_from(&puzzle, &givens);
-        match steps(&attempt.board)
-            .into_iter()
-            .find(|s| s.reason != Reason::Given && s.reason != Reason::Guess)
-        {
+        match first_deduced {
             Some(step) => Verdict::Next {
                 level: None,
                 steps: vec![step],
@@ -316,6 +340,18 @@ pub fn rule_steps(book: &RuleBook, board: &Board, single_loop: bool) -> Vec<Step
             lo_x = lo_x.min(f.at.x);
             hi_x = hi_x.max(f.at.x);
         }
+        // A colour rule reads the board's colour store: none while colouring is off.
+        let colouring = board.colouring();
+        if variant.has_colours() && colouring.is_none() {
+            continue;
+        }
+        let same = crate::rules::colour_relations(&[], &variant.premise_colours);
+        for f in &variant.premise_colours {
+            lo_y = lo_y.min(f.at.y);
+            hi_y = hi_y.max(f.at.y);
+            lo_x = lo_x.min(f.at.x);
+            hi_x = hi_x.max(f.at.x);
+        }
         let place = place_of(variant);
         for ay in (-margin - lo_y..=2 * rows + margin - hi_y).filter(|y| y % 2 == 0) {
             for ax in (-margin - lo_x..=2 * cols + margin - hi_x).filter(|x| x % 2 == 0) {
@@ -331,7 +367,14 @@ pub fn rule_steps(book: &RuleBook, board: &Board, single_loop: bool) -> Vec<Step
                         Glyph::Clue(n) => state == CLUE0 << n,
                     }
                 });
-                if !holds {
+                let related =
+                    |(a, b, differ): &(crate::geometry::Pos, crate::geometry::Pos, bool)| {
+                        let cell = |p: crate::geometry::Pos| {
+                            board.index((ay + p.y) as isize, (ax + p.x) as isize)
+                        };
+                        colouring.is_some_and(|c| c.relation(cell(*a), cell(*b)) == Some(*differ))
+                    };
+                if !holds || !same.iter().all(related) {
                     continue;
                 }
                 let decided: Vec<Decided> = variant

@@ -14,7 +14,7 @@ use crate::deduce::Deducer;
 use crate::deduce::parity::{Region, region_of};
 use crate::format::view::{Edge, Picture};
 use crate::rules::compile::RuleBook;
-use crate::rules::draw::{draw, draw_framed};
+use crate::rules::draw::draw_coloured;
 use std::fmt::Write as _;
 
 /// One edge a step decided: doubled-grid coordinates and its new state.
@@ -257,10 +257,17 @@ impl Step {
         let v = &book.variants[variant as usize];
         let mut then = v.premise.clone();
         then.extend(v.conclusion.iter().copied());
-        let frame: Vec<_> = v.conclusion.iter().map(|f| f.at).collect();
+        let mut then_colours = v.premise_colours.clone();
+        then_colours.extend(v.conclusion_colours.iter().copied());
+        let frame: Vec<_> = v
+            .conclusion
+            .iter()
+            .map(|f| f.at)
+            .chain(v.conclusion_colours.iter().map(|c| c.at))
+            .collect();
         Some((
-            draw_framed(&v.dots, &v.premise, &frame, 0),
-            draw(&v.dots, &then, 0),
+            draw_coloured(&v.dots, &v.premise, &v.premise_colours, &frame, 0),
+            draw_coloured(&v.dots, &then, &then_colours, &frame, 0),
         ))
     }
 }

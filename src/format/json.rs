@@ -86,7 +86,8 @@ pub struct Stats {
 pub struct Grade {
     /// The highest rule level that ran.
     pub level: u32,
-    /// Which deducers were needed (decided an edge; search: guessed), keyed by name.
+    /// Which deducers were needed (decided an edge; search: guessed; colouring: it or a
+    /// colour rule decided an edge), keyed by name.
     pub needed: PerDeducer<bool>,
     /// Probes that decided something: the trial a person would need.
     pub probes: u64,
@@ -102,6 +103,9 @@ impl Grade {
     pub fn of(report: &Report) -> Grade {
         let mut needed = report.decided.map(|_, &n| n > 0);
         needed[Deducer::Search] = report.search.nodes > 0;
+        // A colour rule's step needs colouring: the rules with colour letters state what
+        // the colour store implies.
+        needed[Deducer::Colouring] |= report.colour_rules > 0;
         Grade {
             level: report.level,
             needed,

@@ -4,7 +4,9 @@
 //! fixpoints), then colouring and connectivity when those are stuck, then probing, then
 //! search. A puzzle's step is the last one on the ladder that decided an edge (for search:
 //! that guessed) when the puzzle was solved with every deducer on, as `slink --grade`
-//! reports it (`level N; loop closure, colouring; no search` is step `colouring`).
+//! reports it (`level N; loop closure, colouring; no search` is step `colouring`). Colouring
+//! is needed when a colour rule (one with colour letters, run while colouring is on) decided
+//! an edge: the colouring deducer itself only switches the colour store on.
 
 use crate::deduce::{Deducer, DeducerSet};
 use crate::format::json::Grade;

@@ -86,6 +86,17 @@ pub struct PictureFact {
     pub span: Span,
 }
 
+/// A colour letter in a cell of a picture, with the place it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PictureColour {
+    /// Lattice position of the cell relative to the picture's origin.
+    pub at: Pos,
+    /// The letter as written (`a`-`z` or `A`-`Z`, not `x` or `X`).
+    pub letter: char,
+    /// Where it was drawn in the file.
+    pub span: Span,
+}
+
 /// A picture as drawn: its dots and its facts, positions relative to the first row and leftmost dot.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PictureAst {
@@ -97,6 +108,8 @@ pub struct PictureAst {
     pub dots: Vec<Pos>,
     /// The drawn lines, crosses and clues.
     pub facts: Vec<PictureFact>,
+    /// The colour letters drawn in cells.
+    pub colours: Vec<PictureColour>,
     /// The picture had a syntax error (already reported); its meaning is not checked.
     pub broken: bool,
 }

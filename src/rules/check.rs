@@ -1,7 +1,8 @@
 //! Meaning checks on parsed rule files: pictures of equal shape, clues 0-3, a conclusion that keeps the premise and adds to it, known deducers, unique names.
 
+use super::ast::PictureColour;
 use super::ast::{Diagnostic, ExampleAst, FileAst, Glyph, PictureAst, RuleAst, Span};
-use super::{Example, Fact, Rule};
+use super::{Colour, Example, Fact, Rule};
 use crate::deduce::Deducer;
 use crate::geometry::{Kind, Pos};
 use std::collections::{BTreeSet, HashMap};
@@ -81,7 +82,9 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
         return None;
     }
     check_premise_kept(file, rule, errors);
-    let added = check_added(file, rule, errors, errors_before);
+    let premise_colours = colours(&rule.when.colours);
+    let added_colours = check_colours(file, rule, errors);
+    let added = check_added(file, rule, !added_colours.is_empty(), errors, errors_before);
     let level = check_level(file, rule, errors);
     let mut examples = Vec::new();
     for ex in &rule.examples {
@@ -111,8 +114,88 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
         dots,
         premise,
         conclusion: added,
+        premise_colours,
+        conclusion_colours: added_colours,
         examples,
     })
+}
+
+/// Colour facts as drawn, checked (sorted).
+fn colours(drawn: &[PictureColour]) -> Vec<Colour> {
+    let mut out: Vec<Colour> = drawn
+        .iter()
+        .map(|c| Colour {
+            at: c.at,
+            letter: c.letter.to_ascii_lowercase() as u8,
+            upper: c.letter.is_ascii_uppercase(),
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Checks the colour letters of a rule: every premise letter is kept by the conclusion, a
+/// letter stands on two cells at least (a relation needs two), and the `then` picture's new
+/// letters are returned.
+fn check_colours(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Vec<Colour> {
+    let then: HashMap<Pos, &PictureColour> = rule.then.colours.iter().map(|c| (c.at, c)).collect();
+    for c in &rule.when.colours {
+        match then.get(&c.at) {
+            Some(t) if t.letter == c.letter => {}
+            Some(t) => errors.push(
+                Diagnostic::new(
+                    file,
+                    t.span,
+                    "the conclusion changes a colour letter of the premise",
+                )
+                .with_help(
+                    "a conclusion keeps every premise letter and may add letters on other cells",
+                ),
+            ),
+            None => errors.push(
+                Diagnostic::new(
+                    file,
+                    c.span,
+                    "the conclusion drops this premise colour letter",
+                )
+                .with_help("repeat every premise letter in the `then` picture"),
+            ),
+        }
+    }
+    let alone = |picture: &[PictureColour], which: &str, errors: &mut Vec<Diagnostic>| {
+        for c in picture {
+            let lower = c.letter.to_ascii_lowercase();
+            if picture
+                .iter()
+                .filter(|d| d.letter.to_ascii_lowercase() == lower)
+                .count()
+                < 2
+            {
+                errors.push(
+                    Diagnostic::new(
+                        file,
+                        c.span,
+                        format!("colour letter `{}` stands on one cell of the `{which}` picture only", c.letter),
+                    )
+                    .with_help(format!(
+                        "a letter relates cells: the same letter on another cell means the same side of the loop, `{}` the other side",
+                        if c.letter.is_ascii_lowercase() { c.letter.to_ascii_uppercase() } else { c.letter.to_ascii_lowercase() }
+                    )),
+                );
+            }
+        }
+    };
+    alone(&rule.when.colours, "when", errors);
+    alone(&rule.then.colours, "then", errors);
+    let when: BTreeSet<Pos> = rule.when.colours.iter().map(|c| c.at).collect();
+    let added: Vec<PictureColour> = rule
+        .then
+        .colours
+        .iter()
+        .filter(|c| !when.contains(&c.at))
+        .copied()
+        .collect();
+    colours(&added)
 }
 
 /// Checks each picture's facts against its dots, that both pictures draw the same dots, and
@@ -162,14 +245,14 @@ fn check_premise_kept(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) 
             ),
         }
     }
-    if rule.when.facts.is_empty() {
+    if rule.when.facts.is_empty() && rule.when.colours.is_empty() {
         errors.push(
             Diagnostic::new(
                 file,
                 rule.when.at,
                 format!("rule `{}` has an empty premise", rule.name),
             )
-            .with_help("a `when` picture states at least one clue, line or cross"),
+            .with_help("a `when` picture states at least one clue, line, cross or colour letter"),
         );
     }
 }
@@ -179,6 +262,7 @@ fn check_premise_kept(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) 
 fn check_added(
     file: &str,
     rule: &RuleAst,
+    adds_colours: bool,
     errors: &mut Vec<Diagnostic>,
     errors_before: usize,
 ) -> Vec<Fact> {
@@ -199,14 +283,14 @@ fn check_added(
             }),
         }
     }
-    if added.is_empty() && errors.len() == errors_before {
+    if added.is_empty() && !adds_colours && errors.len() == errors_before {
         errors.push(
             Diagnostic::new(
                 file,
                 rule.then.at,
                 format!("rule `{}` concludes nothing new", rule.name),
             )
-            .with_help("the `then` picture must add at least one line or cross"),
+            .with_help("the `then` picture must add at least one line, cross or colour letter"),
         );
     }
     added.sort();
@@ -280,6 +364,18 @@ fn check_window(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> boo
 /// Clues 0-3 with their corner dots drawn, edges that touch a drawn dot.
 fn check_picture(file: &str, picture: &PictureAst, which: &str, errors: &mut Vec<Diagnostic>) {
     let dots: BTreeSet<Pos> = picture.dots.iter().copied().collect();
+    for c in &picture.colours {
+        if !c.at.corners().iter().all(|d| dots.contains(d)) {
+            errors.push(
+                Diagnostic::new(
+                    file,
+                    c.span,
+                    format!("the colour letter in the `{which}` picture needs its cell's four corner dots drawn"),
+                )
+                .with_help("draw `+` at each corner of the lettered cell"),
+            );
+        }
+    }
     for f in &picture.facts {
         match f.glyph {
             Glyph::Clue(n) => {
@@ -323,6 +419,12 @@ fn check_example(file: &str, ex: &ExampleAst, errors: &mut Vec<Diagnostic>) -> O
     let before = errors.len();
     let (rows, cols) = board_shape(file, &ex.board, errors)?;
     let board = board_facts(file, &ex.board, errors);
+    if let Some(c) = ex.board.colours.first() {
+        errors.push(
+            Diagnostic::new(file, c.span, "an example board holds no colour letters (its `gives` board may)")
+                .with_help("draw the lines and crosses that relate the cells instead: the engine colours the board from them"),
+        );
+    }
     let gives = match &ex.gives {
         None => None,
         Some(g) => {
@@ -342,12 +444,17 @@ fn check_example(file: &str, ex: &ExampleAst, errors: &mut Vec<Diagnostic>) -> O
             Some(board_facts(file, g, errors))
         }
     };
+    let gives_colours = ex
+        .gives
+        .as_ref()
+        .map_or_else(Vec::new, |g| colours(&g.colours));
     (errors.len() == before).then_some(Example {
         line: ex.at.line,
         rows,
         cols,
         board,
         gives,
+        gives_colours,
     })
 }
 

@@ -48,6 +48,7 @@ impl RuleBook {
         let span = variants
             .iter()
             .map(|v| match shape(v) {
+                _ if v.has_colours() => variant_span(v),
                 Shape::General => variant_span(v),
                 Shape::Pair([(a, _), (b, _)]) => (a.y - b.y).abs().max((a.x - b.x).abs()),
                 Shape::Cell(..) | Shape::Dot(_) => 2,
@@ -297,7 +298,13 @@ fn variant_span(v: &Variant) -> i32 {
         .dots
         .iter()
         .copied()
-        .chain(v.premise.iter().chain(&v.conclusion).map(|f| f.at));
+        .chain(v.premise.iter().chain(&v.conclusion).map(|f| f.at))
+        .chain(
+            v.premise_colours
+                .iter()
+                .chain(&v.conclusion_colours)
+                .map(|c| c.at),
+        );
     bounds(points).map_or(0, |(lo, hi)| (hi.y - lo.y).max(hi.x - lo.x))
 }
 
@@ -508,6 +515,77 @@ pub struct Matchers {
     pub static_cells: [CellRules; 4],
     /// The 6 cells whose slots hold an edge, by direction (1 horizontal, 0 vertical): (index difference to the cell, slot).
     pub edge_cells: [[(isize, usize); 6]; 2],
+    /// The variants that read or write colours.
+    pub colour_rules: Vec<ColourRule>,
+    /// Their colour relations.
+    pub colour_pairs: Vec<ColourPair>,
+    /// Every wake of the colour rules, grouped as `colour_by_cell` and `colour_by_edge` say.
+    pub colour_wakes: Vec<ColourWake>,
+    /// What wakes them when a cell's colour class changes: a cell of a premise relation (a
+    /// variant without one and without premise edges: its premise clue cells, else its
+    /// lettered cells).
+    pub colour_by_cell: ColourWakes,
+    /// What wakes them when an edge is decided, by direction (as `watch`).
+    pub colour_by_edge: [ColourWakes; 2],
+}
+
+/// A variant that reads or writes colours, compiled for the engine's colour pass: it is tried
+/// where a cell it reads changed colour class, or an edge its premise reads was decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColourRule {
+    /// The variant (index into the rule book).
+    pub variant: u32,
+    /// The premise's edge and clue tests (clues first), in `Matchers::checks`.
+    pub checks: Range<u32>,
+    /// The edges it concludes, in `Matchers::concludes`.
+    pub concludes: Range<u32>,
+    /// The premise's colour relations, in `Matchers::colour_pairs`.
+    pub same: Range<u32>,
+    /// The colour relations it concludes, in `Matchers::colour_pairs`.
+    pub relate: Range<u32>,
+    /// It has a key clue and concludes only that clue's sides and relations among the clue
+    /// cell and its four neighbours: once the clue's four sides are decided (each relating
+    /// the clue cell to a neighbour), it can add nothing.
+    pub key_local: bool,
+}
+
+/// A colour relation between two cells of a variant: on opposite sides when `differ`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColourPair {
+    /// Index differences of the two cells from the variant's origin.
+    pub cells: [isize; 2],
+    /// The same as lattice displacements.
+    pub at: [Pos; 2],
+    /// Opposite sides (else the same side).
+    pub differ: bool,
+}
+
+/// One way to wake a colour rule: its origin is the woken cell's or edge's index plus `delta`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColourWake {
+    /// Index into `Matchers::colour_rules`.
+    pub rule: u32,
+    /// Index difference from the woken point to the origin.
+    pub delta: isize,
+    /// Where the woken point sits relative to the origin.
+    pub at: Pos,
+}
+
+/// The colour rules woken by one kind of point (a cell whose class changed, or an edge of
+/// one direction), grouped by the clue they need near it, as the general watch index is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ColourWakes {
+    /// Wakes that need a clue at one offset from the woken point.
+    pub groups: Vec<Group>,
+    /// Wakes that need no clue.
+    pub free: Range<u32>,
+    /// Per group: every rule it wakes is `key_local` (the group is passed over when the key
+    /// clue's four sides are decided).
+    pub local: Vec<bool>,
+    /// The woken point is a cell and every free wake's rule relates no cells and concludes
+    /// only sides of that cell: the free wakes are passed over when its four sides are
+    /// decided.
+    pub free_sides: bool,
 }
 
 /// How a variant is compiled.
@@ -629,7 +707,7 @@ fn mask(glyph: Glyph) -> u8 {
 }
 
 /// (direction, state) -> (key offset, key position) -> clue -> entries of the watch index.
-type Keyed = BTreeMap<(isize, Pos), [Vec<Entry>; 4]>;
+type Keyed<T = Entry> = BTreeMap<(isize, Pos), [Vec<T>; 4]>;
 
 /// Matchers being built: variants are filed one by one ([`Builder::file`]), then the lists
 /// are laid out ([`Builder::finish`]).
@@ -646,6 +724,10 @@ struct Builder {
     free: [[Vec<Entry>; 2]; 2],
     /// Entries whose premise reads no edge, by the clue of their key cell.
     statics: [Vec<Entry>; 4],
+    /// Colour wakes by cell (0) and by edge direction (1 + direction), with a key clue.
+    colour_keyed: [Keyed<ColourWake>; 3],
+    /// Colour wakes without a key clue.
+    colour_free: [Vec<ColourWake>; 3],
 }
 
 /// Index difference of a lattice displacement for boards of this stride.
@@ -676,6 +758,11 @@ impl Builder {
             has_cell_lists: false,
             static_cells: Default::default(),
             edge_cells: Default::default(),
+            colour_rules: Vec::new(),
+            colour_pairs: Vec::new(),
+            colour_wakes: Vec::new(),
+            colour_by_cell: ColourWakes::default(),
+            colour_by_edge: Default::default(),
         };
         Builder {
             m,
@@ -684,6 +771,8 @@ impl Builder {
             keyed: Default::default(),
             free: Default::default(),
             statics: Default::default(),
+            colour_keyed: Default::default(),
+            colour_free: Default::default(),
         }
     }
 
@@ -693,6 +782,10 @@ impl Builder {
 
     /// Files one variant in the form its shape allows.
     fn file(&mut self, vi: usize, v: &Variant) {
+        if v.has_colours() {
+            self.file_colour(vi, v);
+            return;
+        }
         match shape(v) {
             Shape::Dot(dot) => self.dot_variants.push((vi, dot)),
             Shape::Cell(cell, n) => self.file_cell(vi, v, cell, n),
@@ -742,6 +835,106 @@ impl Builder {
                 other_conclude,
             };
             file_test(&mut self.m, &mut self.cell_watch, n, test, i == 1);
+        }
+    }
+
+    /// A variant that reads or writes colours: a colour rule, with its wakes.
+    fn file_colour(&mut self, vi: usize, v: &Variant) {
+        // The key clue (the first) is tested by the wake's group, not again by the rule.
+        let key_fact: Vec<Fact> = v
+            .premise
+            .iter()
+            .find(|f| matches!(f.glyph, Glyph::Clue(n) if n <= 3))
+            .into_iter()
+            .copied()
+            .collect();
+        let entry = self.entry(vi, v, &key_fact, Pos::new(0, 0));
+        let stride = self.m.stride;
+        let m = &mut self.m;
+        let mut pairs = |list: Vec<(Pos, Pos, bool)>| {
+            let start = m.colour_pairs.len() as u32;
+            for (a, b, differ) in list {
+                m.colour_pairs.push(ColourPair {
+                    cells: [flat(stride, a), flat(stride, b)],
+                    at: [a, b],
+                    differ,
+                });
+            }
+            start..m.colour_pairs.len() as u32
+        };
+        let same = pairs(crate::rules::colour_relations(&[], &v.premise_colours));
+        let relate = pairs(crate::rules::colour_relations(
+            &v.premise_colours,
+            &v.conclusion_colours,
+        ));
+        let key_local = key_fact.first().is_some_and(|key| {
+            let side = |p: Pos| {
+                let d = p - key.at;
+                d.y.abs() + d.x.abs() == 1
+            };
+            let near = |p: Pos| {
+                let d = p - key.at;
+                d.y.abs() + d.x.abs() <= 2 && (d.y == 0 || d.x == 0)
+            };
+            v.conclusion.iter().all(|f| side(f.at))
+                && m.colour_pairs[range_of(&relate)]
+                    .iter()
+                    .all(|p| p.at.iter().all(|&a| near(a)))
+        });
+        let rule = m.colour_rules.len() as u32;
+        m.colour_rules.push(ColourRule {
+            variant: vi as u32,
+            checks: entry.checks,
+            concludes: entry.concludes,
+            same,
+            relate,
+            key_local,
+        });
+        let clues: Vec<Pos> = v
+            .premise
+            .iter()
+            .filter(|f| matches!(f.glyph, Glyph::Clue(_)))
+            .map(|f| f.at)
+            .collect();
+        // A rule whose premise reads edges but no colours is woken by those edges (and by
+        // every decided edge when colouring comes on): a cell's class changing tells it nothing.
+        let reads_edges = v.premise.iter().any(|f| f.at.is_edge());
+        let mut cells: Vec<Pos> = if !v.premise_colours.is_empty() {
+            v.premise_colours.iter().map(|c| c.at).collect()
+        } else if reads_edges {
+            Vec::new()
+        } else if !clues.is_empty() {
+            clues
+        } else {
+            v.conclusion_colours.iter().map(|c| c.at).collect()
+        };
+        cells.dedup();
+        let key = key_fact.first().and_then(|f| match f.glyph {
+            Glyph::Clue(n) => Some((f.at, n as usize)),
+            _ => None,
+        });
+        let points = cells.into_iter().map(|at| (0, at)).chain(
+            v.premise
+                .iter()
+                .filter(|f| f.at.is_edge())
+                .map(|f| (1 + (f.at.x & 1) as usize, f.at)),
+        );
+        for (list, at) in points {
+            let wake = ColourWake {
+                rule,
+                delta: -flat(stride, at),
+                at,
+            };
+            match key {
+                Some((clue, n)) => {
+                    let offset = clue - at;
+                    self.colour_keyed[list]
+                        .entry((flat(stride, offset), offset))
+                        .or_default()[n]
+                        .push(wake);
+                }
+                None => self.colour_free[list].push(wake),
+            }
         }
     }
 
@@ -830,9 +1023,53 @@ impl Builder {
         start..m.entries.len() as u32
     }
 
+    /// Lays out the colour wakes: per list, the keyed groups in key order, then the free ones.
+    fn lay_out_colour_wakes(&mut self) {
+        let m = &mut self.m;
+        for list in 0..3 {
+            let mut push = |wakes: Vec<ColourWake>| {
+                let start = m.colour_wakes.len() as u32;
+                m.colour_wakes.extend(wakes);
+                start..m.colour_wakes.len() as u32
+            };
+            let mut wakes = ColourWakes::default();
+            for ((key, key_at), lists) in std::mem::take(&mut self.colour_keyed[list]) {
+                let rules = &m.colour_rules;
+                wakes.local.push(
+                    lists
+                        .iter()
+                        .flatten()
+                        .all(|w| rules[w.rule as usize].key_local),
+                );
+                let by_clue = lists.map(&mut push);
+                wakes.groups.push(Group {
+                    key,
+                    key_at,
+                    by_clue,
+                });
+            }
+            let free = std::mem::take(&mut self.colour_free[list]);
+            wakes.free_sides = list == 0
+                && free.iter().all(|w| {
+                    let rule = &m.colour_rules[w.rule as usize];
+                    rule.relate.is_empty()
+                        && m.concludes[range_of(&rule.concludes)].iter().all(|c| {
+                            let d = c.at - w.at;
+                            d.y.abs() + d.x.abs() == 1
+                        })
+                });
+            wakes.free = push(free);
+            match list {
+                0 => m.colour_by_cell = wakes,
+                k => m.colour_by_edge[k - 1] = wakes,
+            }
+        }
+    }
+
     /// Lays out the watch index, the static entries, the tables and the cell watch lists.
     fn finish(mut self, variants: &[Variant]) -> Matchers {
         self.lay_out_watch();
+        self.lay_out_colour_wakes();
         let m = &mut self.m;
         m.statics = std::mem::take(&mut self.statics).map(|l| Builder::push_all(m, l));
         m.build_dot_table(variants, &self.dot_variants);
@@ -922,6 +1159,17 @@ impl Matchers {
         for e in &mut m.entries {
             e.delta = -flat(e.trigger_at);
         }
+        for p in &mut m.colour_pairs {
+            p.cells = p.at.map(flat);
+        }
+        for w in &mut m.colour_wakes {
+            w.delta = -flat(w.at);
+        }
+        for wakes in std::iter::once(&mut m.colour_by_cell).chain(&mut m.colour_by_edge) {
+            for g in &mut wakes.groups {
+                g.key = flat(g.key_at);
+            }
+        }
         for watch in m.watch.iter_mut().flatten() {
             for g in &mut watch.groups {
                 g.key = flat(g.key_at);
@@ -954,6 +1202,11 @@ impl Matchers {
             self.dots.fold(vi, &variants[vi], &slot);
         }
     }
+}
+
+/// A `Range<u32>` as indices.
+fn range_of(r: &Range<u32>) -> Range<usize> {
+    r.start as usize..r.end as usize
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Drawing facts back as a picture in the rule language's glyphs, for counterexamples and example reports.
 
-use super::{Fact, Glyph, glyphs};
+use super::{Colour, Fact, Glyph, glyphs};
 use crate::geometry::{Pos, bounds};
 
 /// Draws dots and facts as picture rows (the inverse of the grammar), each row indented by `indent` spaces.
@@ -14,10 +14,23 @@ pub fn draw(dots: &[Pos], facts: &[Fact], indent: usize) -> String {
 /// Draws like [`draw`], in a frame that also spans the places of `frame` (so that two
 /// pictures of one rule, such as its `when` and `then`, line up).
 pub fn draw_framed(dots: &[Pos], facts: &[Fact], frame: &[Pos], indent: usize) -> String {
+    draw_coloured(dots, facts, &[], frame, indent)
+}
+
+/// Like [`draw_framed`], with colour letters in their cells (in the middle of a cell
+/// without a clue, else just left of the clue).
+pub fn draw_coloured(
+    dots: &[Pos],
+    facts: &[Fact],
+    colours: &[Colour],
+    frame: &[Pos],
+    indent: usize,
+) -> String {
     let points = dots
         .iter()
         .copied()
         .chain(facts.iter().map(|f| f.at))
+        .chain(colours.iter().map(|c| c.at))
         .chain(frame.iter().copied());
     let Some((lo, hi)) = bounds(points) else {
         return String::new();
@@ -44,6 +57,13 @@ pub fn draw_framed(dots: &[Pos], facts: &[Fact], frame: &[Pos], indent: usize) -
             }
             (glyph, false) => row[c] = glyphs::vertical(Some(glyph)),
         }
+    }
+    for c in colours {
+        // In the middle of a cell without a clue, else just left of the clue.
+        let row = &mut rows[(c.at.y - y0) as usize];
+        let c0 = col(c.at.x);
+        let at = if row[c0] == glyphs::BLANK { c0 } else { c0 - 1 };
+        row[at] = glyphs::colour(Some(c.glyph()));
     }
     let mut out = String::new();
     for row in rows {

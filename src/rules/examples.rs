@@ -56,6 +56,13 @@ pub enum Outcome {
         /// The board as far as the rule got.
         got: Vec<Fact>,
     },
+    /// The rule ran, but the colour relations of the `gives` board do not all hold.
+    WrongColours {
+        /// The relations missing, in words.
+        missing: Vec<String>,
+        /// The board after the run.
+        got: Vec<Fact>,
+    },
     /// The example cannot be run: a fact lies outside its board, or its given facts contradict each other.
     Invalid {
         /// What is wrong with the example.
@@ -72,6 +79,7 @@ impl Outcome {
             Outcome::FiredWhereItMustNot { .. } => "fired where it must not",
             Outcome::WrongResult { .. } => "wrong result",
             Outcome::Contradiction { .. } => "contradiction",
+            Outcome::WrongColours { .. } => "wrong colours",
             Outcome::Invalid { .. } => "invalid example",
         }
     }
@@ -106,9 +114,15 @@ pub fn run_example(rule: &Rule, example: &Example) -> Outcome {
             puzzle.clues[cell_number(f.at, cols)] = Some(n);
         }
     }
+    // A rule with colour letters runs with the colour store on (it reads or writes it).
+    let coloured = !rule.premise_colours.is_empty() || !rule.conclusion_colours.is_empty();
     let book = RuleBook::new(RuleSet {
         rules: vec![rule.clone()],
-        deducers: Vec::new(),
+        deducers: if coloured {
+            vec![crate::deduce::Deducer::Colouring]
+        } else {
+            Vec::new()
+        },
     });
     let tracking = Tracking {
         closures: false,
@@ -144,10 +158,33 @@ pub fn run_example(rule: &Rule, example: &Example) -> Outcome {
         .filter(|(_, r)| !matches!(r, Reason::Given))
         .map(|(&i, _)| edge_fact(&board, i as usize))
         .collect();
+    let missing: Vec<String> = crate::rules::colour_relations(&[], &example.gives_colours)
+        .into_iter()
+        .filter(|&(a, b, differ)| {
+            let index = |p: Pos| board.index(p.y as isize, p.x as isize);
+            board
+                .colouring()
+                .and_then(|c| c.relation(index(a), index(b)))
+                != Some(differ)
+        })
+        .map(|(a, b, differ)| {
+            let side = if differ {
+                "opposite sides"
+            } else {
+                "the same side"
+            };
+            format!(
+                "{} and {} are not known to be on {side}",
+                describe(a),
+                describe(b)
+            )
+        })
+        .collect();
     match &example.gives {
         None if decided.is_empty() => Outcome::Passed,
         None => Outcome::FiredWhereItMustNot { decided, got },
-        Some(_) if decided.is_empty() => Outcome::DidNotFire,
+        Some(_) if decided.is_empty() && example.gives_colours.is_empty() => Outcome::DidNotFire,
+        Some(_) if !missing.is_empty() => Outcome::WrongColours { missing, got },
         Some(expected) => {
             let differences = differences(expected, &got);
             if differences.is_empty() {
@@ -360,6 +397,13 @@ impl ExampleResult<'_> {
             Outcome::Contradiction { message, got } => {
                 let _ = writeln!(out, "    {message}");
                 out.push_str("    board when it happened:\n");
+                out.push_str(&picture(got));
+            }
+            Outcome::WrongColours { missing, got } => {
+                for m in missing {
+                    let _ = writeln!(out, "    {m}");
+                }
+                out.push_str("    board after the rule ran:\n");
                 out.push_str(&picture(got));
             }
             Outcome::Invalid { message } => {

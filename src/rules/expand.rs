@@ -1,6 +1,6 @@
 //! Symmetry expansion: every rule becomes its distinct rotations and reflections, each remembering its rule and symmetry.
 
-use super::{Fact, Rule};
+use super::{Colour, Fact, Rule};
 use crate::geometry::{Pos, Symmetry};
 
 /// One rotation or reflection of a rule, placed so that its top-left dot is the origin.
@@ -16,6 +16,56 @@ pub struct Variant {
     pub premise: Vec<Fact>,
     /// What it adds (sorted).
     pub conclusion: Vec<Fact>,
+    /// The premise's colour letters, moved (letters renamed in order of appearance, each
+    /// letter's first cell in lower case, so that variants that mean the same compare equal).
+    pub premise_colours: Vec<Colour>,
+    /// The conclusion's new colour letters, moved and renamed alike.
+    pub conclusion_colours: Vec<Colour>,
+}
+
+impl Variant {
+    /// Whether the variant reads or writes colours (it runs only while colouring is on).
+    pub fn has_colours(&self) -> bool {
+        !self.premise_colours.is_empty() || !self.conclusion_colours.is_empty()
+    }
+}
+
+/// Colour facts moved by `place`, with letters renamed `a`, `b`, ... in order of their
+/// first cell (premise first) and each letter's first cell in lower case.
+fn place_colours(
+    premise: &[Colour],
+    conclusion: &[Colour],
+    place: impl Fn(crate::geometry::Pos) -> crate::geometry::Pos,
+) -> (Vec<Colour>, Vec<Colour>) {
+    let moved = |list: &[Colour]| {
+        let mut out: Vec<Colour> = list
+            .iter()
+            .map(|c| Colour {
+                at: place(c.at),
+                ..*c
+            })
+            .collect();
+        out.sort_by_key(|c| c.at);
+        out
+    };
+    let (mut p, mut c) = (moved(premise), moved(conclusion));
+    let mut names: Vec<(u8, bool)> = Vec::new();
+    for f in p.iter_mut().chain(c.iter_mut()) {
+        let k = match names.iter().position(|&(l, _)| l == f.letter) {
+            Some(k) => k,
+            None => {
+                names.push((f.letter, f.upper));
+                names.len() - 1
+            }
+        };
+        // Letters a, b, ... skipping x (a cross).
+        let letter = b'a' + k as u8 + u8::from(k >= (b'x' - b'a') as usize);
+        f.upper ^= names[k].1;
+        f.letter = letter;
+    }
+    p.sort();
+    c.sort();
+    (p, c)
 }
 
 /// The distinct variants of one rule, identity first.
@@ -42,9 +92,17 @@ pub fn expand_rule(index: usize, rule: &Rule) -> Vec<Variant> {
         dots.sort();
         let premise = place(&rule.premise);
         let conclusion = place(&rule.conclusion);
-        let repeat = variants
-            .iter()
-            .any(|v| v.premise == premise && v.conclusion == conclusion && v.dots == dots);
+        let (premise_colours, conclusion_colours) =
+            place_colours(&rule.premise_colours, &rule.conclusion_colours, |p| {
+                symmetry.apply(p) - shift
+            });
+        let repeat = variants.iter().any(|v| {
+            v.premise == premise
+                && v.conclusion == conclusion
+                && v.dots == dots
+                && v.premise_colours == premise_colours
+                && v.conclusion_colours == conclusion_colours
+        });
         if !repeat {
             variants.push(Variant {
                 rule: index,
@@ -52,6 +110,8 @@ pub fn expand_rule(index: usize, rule: &Rule) -> Vec<Variant> {
                 dots,
                 premise,
                 conclusion,
+                premise_colours,
+                conclusion_colours,
             });
         }
     }

@@ -4,8 +4,9 @@
 //! A picture alternates dot rows and cell rows, starting with a dot row. A dot row holds a
 //! [`DOT`] every four columns and, between two dots, the three columns of a horizontal edge
 //! ([`H_LINE`], [`H_CROSS`] or [`H_BLANK`]). A cell row holds a vertical edge at each dot's
-//! column ([`V_LINE`], [`V_CROSS`] or [`BLANK`]) and, between them, a cell: a space, the
-//! clue's digit or a space, and a space.
+//! column ([`V_LINE`], [`V_CROSS`] or [`BLANK`]) and, between them, a cell: a colour letter
+//! or a space, the clue's digit (or a colour letter in a cell without a clue) or a space, and
+//! a space.
 
 use super::Glyph;
 
@@ -53,6 +54,18 @@ pub fn clue(c: char) -> Option<u8> {
     c.to_digit(10).map(|d| d as u8)
 }
 
+/// Whether a character is a colour letter: `a`-`z` or `A`-`Z`, but not `x` or `X` (a cross).
+/// The same letter in the same case marks cells on the same side of the loop; the same
+/// letter in the other case, cells on opposite sides.
+pub fn is_colour(c: char) -> bool {
+    c.is_ascii_alphabetic() && c.to_ascii_lowercase() != V_CROSS
+}
+
+/// The column of a cell holding a colour letter (or nothing).
+pub fn colour(letter: Option<char>) -> char {
+    letter.unwrap_or(BLANK)
+}
+
 /// The middle column of a cell holding `clue` (its digit, or nothing).
 pub fn cell(clue: Option<u8>) -> char {
     clue.map_or(BLANK, digit)
@@ -69,6 +82,12 @@ mod tests {
         }
         assert_eq!(clue(V_CROSS), None);
         assert_eq!(clue(BLANK), None);
+    }
+
+    #[test]
+    fn colour_letters_are_letters_but_not_crosses() {
+        assert!(is_colour('a') && is_colour('A') && is_colour('z'));
+        assert!(!is_colour(V_CROSS) && !is_colour('X') && !is_colour('3') && !is_colour(BLANK));
     }
 
     #[test]

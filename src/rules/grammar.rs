@@ -7,7 +7,8 @@
 //! odd rows are cell rows (`|`, `x`, digits); the leftmost `+` fixes the columns.
 
 use super::ast::{
-    Diagnostic, ExampleAst, FileAst, Glyph, PictureAst, PictureFact, RuleAst, Span, UseAst,
+    Diagnostic, ExampleAst, FileAst, Glyph, PictureAst, PictureColour, PictureFact, RuleAst, Span,
+    UseAst,
 };
 use super::glyphs;
 use crate::geometry::Pos;
@@ -145,19 +146,45 @@ fn side_slot(input: &str) -> IResult<&str, Option<Glyph>> {
     .parse(input)
 }
 
-/// The three columns of a cell: space, clue digit or space, space.
-fn clue_slot(input: &str) -> IResult<&str, Option<Glyph>> {
-    delimited(
-        char(glyphs::BLANK),
-        alt((
-            map(satisfy(|c| glyphs::clue(c).is_some()), |d| {
-                glyphs::clue(d).map(Glyph::Clue)
-            }),
-            value(None, char(glyphs::BLANK)),
-        )),
+/// What the middle column of a cell holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Middle {
+    Clue(u8),
+    Colour(char),
+    Blank,
+}
+
+/// The three columns of a cell: a colour letter or a space; a clue digit, a colour letter (in
+/// a cell without a clue) or a space; a space. Returns the letter's column within the cell.
+/// A cell as read: its colour letter with its column in the cell, and its clue.
+type CellSlot = (Option<(usize, char)>, Option<Glyph>);
+
+fn clue_slot(input: &str) -> IResult<&str, CellSlot> {
+    let letter = || satisfy(glyphs::is_colour);
+    let (rest, (left, middle)) = terminated(
+        (
+            alt((map(letter(), Some), value(None, char(glyphs::BLANK)))),
+            alt((
+                map(satisfy(|c| glyphs::clue(c).is_some()), |d| {
+                    Middle::Clue(glyphs::clue(d).unwrap_or(0))
+                }),
+                map(letter(), Middle::Colour),
+                value(Middle::Blank, char(glyphs::BLANK)),
+            )),
+        ),
         char(glyphs::BLANK),
     )
-    .parse(input)
+    .parse(input)?;
+    match (left, middle) {
+        // One letter to a cell.
+        (Some(_), Middle::Colour(_)) => Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Verify,
+        ))),
+        (_, Middle::Colour(c)) => Ok((rest, (Some((1, c)), None))),
+        (left, Middle::Clue(n)) => Ok((rest, (left.map(|c| (0, c)), Some(Glyph::Clue(n))))),
+        (left, Middle::Blank) => Ok((rest, (left.map(|c| (0, c)), None))),
+    }
 }
 
 /// Reads one picture from its rows; `at` is the position of its keyword.
@@ -398,7 +425,14 @@ impl RowReader<'_, '_> {
                 break;
             }
             match clue_slot(rest) {
-                Ok((r, glyph)) => {
+                Ok((r, (letter, glyph))) => {
+                    if let Some((offset, letter)) = letter {
+                        self.picture.colours.push(PictureColour {
+                            at: Pos::new(self.y, 2 * k + 1),
+                            letter,
+                            span: Span::new(self.line, self.column(rest) + offset),
+                        });
+                    }
                     if let Some(glyph) = glyph {
                         self.fact(2 * k + 1, glyph, self.column(rest) + 1);
                     }
@@ -411,8 +445,8 @@ impl RowReader<'_, '_> {
                     self.errors.push(Diagnostic::new(
                         self.file,
                         at,
-                        format!("expected a clue digit or a space in the middle of a cell, found `{found}`"),
-                    ).with_help("a cell's clue stands two columns right of its left side"));
+                        format!("expected a clue digit, a colour letter or a space in a cell, found `{found}`"),
+                    ).with_help("a cell's clue stands two columns right of its left side; one colour letter stands there in a cell without a clue, or just left of the clue"));
                     break;
                 }
             }

@@ -44,7 +44,8 @@ impl Plain {
     fn fixpoint(&mut self, book: &RuleBook) -> Result<(), String> {
         loop {
             let mut changed = false;
-            for v in &book.variants {
+            // Colour rules match only with colouring on, which these runs leave off.
+            for v in book.variants.iter().filter(|v| !v.has_colours()) {
                 for oy in -6..=2 * self.rows + 6 {
                     for ox in -6..=2 * self.cols + 6 {
                         // Only places where every fact lands on its kind of point.

@@ -38,6 +38,47 @@ pub struct Fact {
     pub glyph: Glyph,
 }
 
+/// A colour fact of a checked rule: the cell at `at` carries a colour letter. Cells with the
+/// same letter in the same case lie on the same side of the loop; the same letter in the
+/// other case, on opposite sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Colour {
+    /// Lattice position (a cell) relative to the rule's origin.
+    pub at: Pos,
+    /// The letter, lower case (`a` to `z`, not `x`).
+    pub letter: u8,
+    /// Whether it was written in upper case.
+    pub upper: bool,
+}
+
+impl Colour {
+    /// The letter as drawn.
+    pub fn glyph(&self) -> char {
+        let c = char::from(self.letter);
+        if self.upper {
+            c.to_ascii_uppercase()
+        } else {
+            c
+        }
+    }
+}
+
+/// The relations a set of colour facts states, as (cell, cell, differ) pairs: each cell of a
+/// letter against the first cell of that letter in `base` followed by `facts` (so that a
+/// conclusion's new cells are related to the premise's), for the cells of `facts` only.
+pub fn colour_relations(base: &[Colour], facts: &[Colour]) -> Vec<(Pos, Pos, bool)> {
+    let mut out = Vec::new();
+    for f in facts {
+        let first = base.iter().chain(facts).find(|g| g.letter == f.letter);
+        if let Some(first) = first
+            && first.at != f.at
+        {
+            out.push((first.at, f.at, first.upper != f.upper));
+        }
+    }
+    out
+}
+
 /// A board a rule is tested on: a whole little grid, with its own border.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Example {
@@ -51,6 +92,8 @@ pub struct Example {
     pub board: Vec<Fact>,
     /// Every fact after the rule ran to a fixpoint; `None`: the rule must not fire.
     pub gives: Option<Vec<Fact>>,
+    /// Colour letters of the `gives` board: relations that must hold after the run.
+    pub gives_colours: Vec<Colour>,
 }
 
 /// A rule checked for meaning: what it needs, what it adds, and where it was written.
@@ -75,6 +118,10 @@ pub struct Rule {
     pub premise: Vec<Fact>,
     /// What it adds (only edges, never a premise fact).
     pub conclusion: Vec<Fact>,
+    /// The colour facts that must hold (cells' sides of the loop, by letter).
+    pub premise_colours: Vec<Colour>,
+    /// The colour facts it adds (their letters relate them to the premise's cells too).
+    pub conclusion_colours: Vec<Colour>,
     /// Boards it is tested on.
     pub examples: Vec<Example>,
 }

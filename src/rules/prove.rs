@@ -15,6 +15,12 @@
 //!   without that guard a closed cycle in the window could be the whole answer, as the loop
 //!   around two adjacent 3s is on the 1x2 puzzle `3 3`.)
 //!
+//! Colour facts are judged on each full assignment: the cells on either side of each window
+//! edge are related (across a line they differ, across a cross they agree), cells outside the
+//! grid are the outside, and the premise's relations are added; an assignment whose relations
+//! clash cannot be part of a board and is skipped. A conclusion relation holds when these
+//! relations imply it; two cells they leave unrelated break it (either side is possible).
+//!
 //! The search backtracks edge by edge and prunes as soon as a dot or a clue can no longer be
 //! satisfied. Besides this general reading, every way the grid's border can cut the window
 //! (a premise cross also matches an edge outside the grid) is checked as its own reading: the
@@ -22,11 +28,12 @@
 //! assignments the general one admits too, so it can find nothing new; it is checked anyway.
 //!
 //! [`overlaps`] compares the symmetry variants of different rules and finds rules that are the
-//! same up to rotation, reflection and translation, or that another rule makes redundant.
+//! same up to rotation, reflection and translation, or that another rule makes redundant
+//! (rules with colour letters are left out of that comparison).
 
 use crate::geometry::{Kind, Pos, Symmetry};
 use crate::rules::expand::{Variant, expand_all};
-use crate::rules::{Fact, Glyph, Rule};
+use crate::rules::{Colour, Fact, Glyph, Rule, colour_relations};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Where the grid's border cuts a rule's window, in the rule's own lattice coordinates.
@@ -96,6 +103,7 @@ impl Border {
 
 /// The outcome of one reading of a rule (general or at a border).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // one per reading checked; the counterexample is its point
 pub enum Outcome {
     /// No assignment obeying the laws matches the premise.
     NeverMatches,
@@ -203,6 +211,11 @@ pub struct Counterexample {
     pub crosses: Vec<Pos>,
     /// The conclusion facts that do not hold.
     pub failed: Vec<Fact>,
+    /// The conclusion relations (cell, cell, differ) that do not hold.
+    pub failed_colours: Vec<(Pos, Pos, bool)>,
+    /// The sides of the premise's and conclusion's lettered cells in this assignment, as
+    /// letters (cells with no relation between them get different letters).
+    pub colours: Vec<Colour>,
 }
 
 impl Counterexample {
@@ -257,7 +270,7 @@ impl Counterexample {
                     glyph: Glyph::Cross,
                 }),
         );
-        crate::rules::draw::draw(&self.dots, &facts, indent)
+        crate::rules::draw::draw_coloured(&self.dots, &facts, &self.colours, &[], indent)
     }
 }
 
@@ -426,7 +439,65 @@ fn check_within(
             ));
         }
     }
+    for &relation in &problem.colour_conclusion {
+        let broken = |values: &[bool]| {
+            problem
+                .relations(values)
+                .is_some_and(|uf| !uf.implies(relation))
+        };
+        if let Some(values) = problem.find_where(None, &broken, work)? {
+            return Ok(Outcome::Fails(problem.counterexample(
+                rule,
+                &values,
+                Vec::new(),
+            )));
+        }
+    }
     Ok(Outcome::Holds)
+}
+
+/// A union-find with parity over cells (lattice positions), for judging colour facts.
+#[derive(Default)]
+struct Sides {
+    /// Per cell: its parent and its side relative to it.
+    parent: HashMap<Pos, (Pos, bool)>,
+}
+
+/// Stands for every cell outside the grid.
+const OUTSIDE: Pos = Pos {
+    y: i32::MIN,
+    x: i32::MIN,
+};
+
+impl Sides {
+    fn find(&self, mut p: Pos) -> (Pos, bool) {
+        let mut flip = false;
+        while let Some(&(up, f)) = self.parent.get(&p) {
+            if up == p {
+                break;
+            }
+            flip ^= f;
+            p = up;
+        }
+        (p, flip)
+    }
+
+    /// Relates two cells; false when that clashes with what is known.
+    fn relate(&mut self, a: Pos, b: Pos, differ: bool) -> bool {
+        let ((ra, fa), (rb, fb)) = (self.find(a), self.find(b));
+        if ra == rb {
+            return (fa ^ fb) == differ;
+        }
+        self.parent.insert(ra, (rb, fa ^ fb ^ differ));
+        self.parent.entry(rb).or_insert((rb, false));
+        true
+    }
+
+    /// Whether the relations imply `(a, b, differ)`.
+    fn implies(&self, (a, b, differ): (Pos, Pos, bool)) -> bool {
+        let ((ra, fa), (rb, fb)) = (self.find(a), self.find(b));
+        ra == rb && (fa ^ fb) == differ
+    }
 }
 
 /// A local law over some window edges.
@@ -469,6 +540,12 @@ struct Problem {
     single_loop: bool,
     /// The conclusion as (edge, glyph).
     conclusion: Vec<(usize, Glyph)>,
+    /// The premise's colour relations (cell, cell, differ).
+    colour_premise: Vec<(Pos, Pos, bool)>,
+    /// The conclusion's colour relations.
+    colour_conclusion: Vec<(Pos, Pos, bool)>,
+    /// The lettered cells (premise, then conclusion), for counterexample pictures.
+    lettered: Vec<Pos>,
     /// The reading.
     border: Border,
 }
@@ -530,6 +607,20 @@ impl Problem {
             .filter(|f| f.at.is_edge())
             .map(|f| (index[&f.at], f.glyph))
             .collect();
+        // Cells outside the grid are one: the outside.
+        let outside = |list: Vec<(Pos, Pos, bool)>| -> Vec<(Pos, Pos, bool)> {
+            let cell = |p: Pos| if border.contains(p) { p } else { OUTSIDE };
+            list.into_iter()
+                .map(|(a, b, differ)| (cell(a), cell(b), differ))
+                .collect()
+        };
+        let mut lettered: Vec<Pos> = rule
+            .premise_colours
+            .iter()
+            .chain(&rule.conclusion_colours)
+            .map(|c| c.at)
+            .collect();
+        lettered.dedup();
         Problem {
             edges,
             fixed,
@@ -539,8 +630,72 @@ impl Problem {
             dot_count: dots.len(),
             single_loop,
             conclusion,
+            colour_premise: outside(colour_relations(&[], &rule.premise_colours)),
+            colour_conclusion: outside(colour_relations(
+                &rule.premise_colours,
+                &rule.conclusion_colours,
+            )),
+            lettered,
             border: *border,
         }
+    }
+
+    /// Whether the rule states colours at all.
+    fn coloured(&self) -> bool {
+        !self.lettered.is_empty()
+    }
+
+    /// The relations between cells that a full assignment and the premise's colour facts
+    /// give, or `None` when they clash (no board holds both).
+    fn relations(&self, values: &[bool]) -> Option<Sides> {
+        let mut sides = Sides::default();
+        let cell = |p: Pos| if self.border.contains(p) { p } else { OUTSIDE };
+        for (e, &line) in self.edges.iter().zip(values) {
+            let across = if e.y & 1 == 0 {
+                Pos::new(1, 0)
+            } else {
+                Pos::new(0, 1)
+            };
+            if !sides.relate(cell(*e - across), cell(*e + across), line) {
+                return None;
+            }
+        }
+        for &(a, b, differ) in &self.colour_premise {
+            if !sides.relate(a, b, differ) {
+                return None;
+            }
+        }
+        Some(sides)
+    }
+
+    /// The sides of the lettered cells in an assignment, as letters.
+    fn letters(&self, values: &[bool]) -> Vec<Colour> {
+        let Some(sides) = self.relations(values) else {
+            return Vec::new();
+        };
+        let cell = |p: Pos| if self.border.contains(p) { p } else { OUTSIDE };
+        let mut roots: Vec<(Pos, bool)> = Vec::new();
+        let mut out = Vec::new();
+        for &at in &self.lettered {
+            if !self.border.contains(at) {
+                continue;
+            }
+            let (root, flip) = sides.find(cell(at));
+            let k = match roots.iter().position(|&(r, _)| r == root) {
+                Some(k) => k,
+                None => {
+                    roots.push((root, flip));
+                    roots.len() - 1
+                }
+            };
+            out.push(Colour {
+                at,
+                letter: b'a' + k as u8 + u8::from(k >= (b'x' - b'a') as usize),
+                upper: flip != roots[k].1,
+            });
+        }
+        out.sort();
+        out
     }
 
     /// The first assignment (crosses tried before lines) that obeys the laws and matches the
@@ -550,12 +705,26 @@ impl Problem {
         force: Option<(usize, bool)>,
         work: &mut Work<'_>,
     ) -> Result<Option<Vec<bool>>, OutOfBudget> {
+        self.find_where(force, &|_| true, work)
+    }
+
+    /// Like [`Problem::find`], for an assignment that `extra` also accepts.
+    fn find_where(
+        &self,
+        force: Option<(usize, bool)>,
+        extra: &dyn Fn(&[bool]) -> bool,
+        work: &mut Work<'_>,
+    ) -> Result<Option<Vec<bool>>, OutOfBudget> {
         let mut search = Search::new(self, force);
         if !search.start() {
             return Ok(None);
         }
         let mut found = None;
+        let coloured = self.coloured();
         search.run(0, work, &mut |values| {
+            if coloured && self.relations(values).is_none() || !extra(values) {
+                return false;
+            }
             found = Some(values.to_vec());
             true
         })?;
@@ -599,6 +768,16 @@ impl Problem {
             lines: pick(true),
             crosses: pick(false),
             failed,
+            failed_colours: match self.relations(values) {
+                Some(sides) => self
+                    .colour_conclusion
+                    .iter()
+                    .filter(|&&r| !sides.implies(r))
+                    .copied()
+                    .collect(),
+                None => Vec::new(),
+            },
+            colours: self.letters(values),
         }
     }
 }
@@ -860,6 +1039,10 @@ pub fn overlaps(rules: &[Rule]) -> Vec<Overlap> {
 type ShapeKey = (Kind, Vec<Fact>, Vec<Fact>);
 
 fn shape_key(v: &Variant) -> Option<ShapeKey> {
+    // Rules with colour letters are not compared (their letters would have to be matched up).
+    if v.has_colours() {
+        return None;
+    }
     let origin = v.premise.iter().min()?.at;
     let moved = |facts: &[Fact]| {
         let mut moved: Vec<Fact> = facts
@@ -888,6 +1071,9 @@ fn variant_key<'k>(
 /// Whether some even translation makes `a` cover `b` (a's premise within b's, b's conclusion
 /// within a's conclusion and b's premise); `Some(true)` when they are then identical.
 fn covers(a: &Variant, b: &Variant) -> Option<bool> {
+    if a.has_colours() || b.has_colours() {
+        return None;
+    }
     let first = a.premise.first()?;
     let b_premise: HashSet<Fact> = b.premise.iter().copied().collect();
     let mut found = None;

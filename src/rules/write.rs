@@ -10,7 +10,7 @@
 //! A description holding `"` or a line break cannot be written (the grammar reads a
 //! description up to the next `"`); checked rules never hold one.
 
-use super::draw::draw_framed;
+use super::draw::{draw_coloured, draw_framed};
 use super::examples::board_dots;
 use super::{Example, Fact, Rule, RuleSet};
 use crate::geometry::Pos;
@@ -77,11 +77,19 @@ pub fn pictures(out: &mut String, rule: &Rule) {
         .copied()
         .chain(then.iter().map(|f| f.at))
         .collect();
+    let mut then_colours = rule.premise_colours.clone();
+    then_colours.extend(rule.conclusion_colours.iter().copied());
     let _ = write!(
         out,
         "when\n{}then\n{}",
-        draw_framed(&rule.dots, &rule.premise, &frame, INDENT),
-        draw_framed(&rule.dots, &then, &frame, INDENT)
+        draw_coloured(
+            &rule.dots,
+            &rule.premise,
+            &rule.premise_colours,
+            &frame,
+            INDENT
+        ),
+        draw_coloured(&rule.dots, &then, &then_colours, &frame, INDENT)
     );
 }
 
@@ -96,7 +104,7 @@ pub fn example(out: &mut String, example: &Example) {
                 out,
                 "example\n{}gives\n{}",
                 board(&example.board),
-                board(gives)
+                draw_coloured(&dots, gives, &example.gives_colours, &[], INDENT)
             );
         }
         None => {
@@ -199,6 +207,7 @@ mod tests {
                 cols,
                 board: board_facts(rows, cols, &board),
                 gives: (!quiet).then(|| board_facts(rows, cols, &gives)),
+                gives_colours: Vec::new(),
             })
     }
 
@@ -302,6 +311,8 @@ mod tests {
                         dots,
                         premise,
                         conclusion,
+                        premise_colours: Vec::new(),
+                        conclusion_colours: Vec::new(),
                         examples,
                     }
                 },
