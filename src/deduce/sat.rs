@@ -364,7 +364,8 @@ impl<'a> LoopTheory<'a> {
                     for &f in &self.walk {
                         let v = self.layout.var_of[f];
                         if v != u32::MAX {
-                            self.lemma.push(Lit::new(self.layout.vars[v as usize], false));
+                            self.lemma
+                                .push(Lit::new(self.layout.vars[v as usize], false));
                         }
                     }
                     self.cuts += 1;
