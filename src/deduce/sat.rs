@@ -594,7 +594,6 @@ impl<'a> LoopTheory<'a> {
 /// partial check on a 12x12) made the corpus without probing 40% slower.
 const REGION_CELLS: usize = 2500;
 
-
 impl Theory for LoopTheory<'_> {
     fn final_check(&mut self, acts: &mut TheoryArg) {
         self.check(acts, false);
