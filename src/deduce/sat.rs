@@ -27,6 +27,10 @@
 //! so they are solved together: their answer counts do not multiply in general. See
 //! docs/search.md.
 //!
+//! The loop theory (`LoopTheory`) also cuts by regions of cell colours: inside cells
+//! walled off from each other by outside cells, or outside cells walled off from the border
+//! by inside cells, can be no answer; the lemma names the wall, not a whole loop.
+//!
 //! Budgets: each solver call is one search node and each conflict one more; the solver's
 //! stop callback checks the node budget and the deadline at every conflict and restart.
 
