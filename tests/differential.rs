@@ -497,6 +497,27 @@ fn regression_cases() {
     }
 }
 
+/// The puzzles on which slink once hit its limits while the oracle answered
+/// (tests/fixtures/oracle-limits.in, from the long run): slink agrees with the oracle on
+/// each, within a generous 20 s (tests/search.rs runs them through the binary).
+#[test]
+fn slink_agrees_with_the_oracle_on_its_former_limits() {
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/oracle-limits.in"
+    ))
+    .unwrap();
+    let mut solver = slink_solver_with_timeout(std::time::Duration::from_secs(20));
+    for puzzle in oracle::parse_all("oracle-limits.in", &text).unwrap() {
+        let grid = Grid::new(puzzle.rows, puzzle.cols, puzzle.clues.clone());
+        assert!(
+            matches!(judge(&mut solver, &grid), Judgement::Agree(_)),
+            "{}",
+            grid.to_text()
+        );
+    }
+}
+
 /// The long run: `SLINK_DIFF_PUZZLES` puzzles (default 1,000,000) up to
 /// `SLINK_DIFF_MAX_SIZE` (default 12) cells a side, seed `SLINK_DIFF_SEED` (default 1),
 /// slink given `SLINK_DIFF_TIMEOUT` seconds a puzzle (default 10: its search is exponential

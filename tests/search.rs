@@ -500,3 +500,37 @@ fn random_blanked_grids_get_a_verdict_quickly() {
         assert_eq!(answered(&run), vec![1], "{args:?}: {}", run.stderr);
     }
 }
+
+#[test]
+fn the_puzzles_the_oracle_once_outran_get_a_verdict() {
+    // tests/fixtures/oracle-limits.in: small sparse puzzles (7x11 to 12x12, most with no
+    // answer) on which slink's search ran 3 to 53 s, or past its 60 s limit, while the
+    // differential test's oracle answered in a second or two. Since the region cuts each
+    // takes milliseconds. This is a defect check, not a timing test: the 20 s bound per
+    // puzzle is generous, so that only a search that lost its region cuts (or loops)
+    // fails it. Whether each verdict is right is checked against the oracle in
+    // tests/differential.rs.
+    let stream = std::fs::read(common::root().join("tests/fixtures/oracle-limits.in")).unwrap();
+    let puzzles = String::from_utf8_lossy(&stream)
+        .lines()
+        .filter(|l| l.split_whitespace().count() == 2 && *l != "0 0")
+        .count();
+    assert_eq!(puzzles, 20);
+    for args in [
+        vec!["--timeout", "20", "--jobs", "1"],
+        vec!["--timeout", "20", "--jobs", "1", "--no-probing"],
+    ] {
+        let run = slink(&args, &stream);
+        assert!(!run.stderr.contains("limit"), "{args:?}: {}", run.stderr);
+        // Each puzzle has a verdict: an answer printed, or a line saying it has none.
+        let verdicts = (1..=puzzles)
+            .filter(|&k| {
+                answered(&run).contains(&k)
+                    || lines_about(&run, k)
+                        .iter()
+                        .any(|l| l.contains("no solution"))
+            })
+            .count();
+        assert_eq!(verdicts, puzzles, "{args:?}: {}", run.stderr);
+    }
+}
