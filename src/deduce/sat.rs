@@ -43,11 +43,12 @@ use batsat::{
 };
 use std::time::Instant;
 
-/// The solver's callbacks: count conflicts, and stop at the budgets.
-struct Stop {
-    deadline: Option<Instant>,
-    max_conflicts: Option<u64>,
-    conflicts: u64,
+/// The solver's callbacks: count conflicts, and stop at the budgets (also the generator's
+/// uniqueness check, `generate::unique`, which sets only the conflict budget).
+pub(crate) struct Stop {
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) max_conflicts: Option<u64>,
+    pub(crate) conflicts: u64,
 }
 
 impl Callbacks for Stop {

@@ -16,27 +16,8 @@
 
 use super::Solution;
 use crate::board::{Board, CROSS, LINE, UNKNOWN};
-use batsat::{
-    Callbacks, ClauseKind, Lit, Solver, SolverInterface, SolverOpts, Theory, TheoryArg, Var, lbool,
-};
-
-/// The conflict budget of a question.
-struct Stop {
-    max_conflicts: Option<u64>,
-    conflicts: u64,
-}
-
-impl Callbacks for Stop {
-    fn on_new_clause(&mut self, _c: &[Lit], kind: ClauseKind) {
-        if matches!(kind, ClauseKind::Learnt) {
-            self.conflicts += 1;
-        }
-    }
-
-    fn stop(&self) -> bool {
-        self.max_conflicts.is_some_and(|m| self.conflicts >= m)
-    }
-}
+use crate::deduce::sat::Stop;
+use batsat::{Lit, Solver, SolverInterface, SolverOpts, Theory, TheoryArg, Var, lbool};
 
 /// The verdict of a question.
 pub(super) enum Verdict {
@@ -146,6 +127,7 @@ impl UniqueCheck {
             ..SolverOpts::default()
         };
         let stop = Stop {
+            deadline: None,
             max_conflicts: None,
             conflicts: 0,
         };
