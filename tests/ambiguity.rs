@@ -366,3 +366,96 @@ fn a_second_answer_near_the_first_is_reported_as_several_with_both_valid() {
     let differ = facts.iter().filter(|&&f| f == '?').count();
     assert!((1..=12).contains(&differ), "{differ}");
 }
+
+/// The JSON data inside an explanation page.
+fn page_data(page: &str) -> Value {
+    let start = page
+        .find(r#"<script type="application/json" id="data">"#)
+        .expect("the page's data")
+        + r#"<script type="application/json" id="data">"#.len();
+    let len = page[start..].find("</script>").expect("the data's end");
+    serde_json::from_str(&page[start..start + len]).expect("the page's data is JSON")
+}
+
+/// `h(r,c)` / `v(r,c)` for an edge in the oracle's numbering.
+fn oracle_edge_name(grid: &Grid, e: usize) -> String {
+    let horizontal = (grid.rows + 1) * grid.cols;
+    if e < horizontal {
+        format!("h({},{})", e / grid.cols, e % grid.cols)
+    } else {
+        let v = e - horizontal;
+        format!("v({},{})", v / (grid.cols + 1), v % (grid.cols + 1))
+    }
+}
+
+#[test]
+fn the_explanation_names_and_draws_the_edges_that_differ() {
+    let dir = common::TempDir::new("explain-undetermined");
+    for (k, (grid, all)) in ambiguous(4, 200).iter().enumerate() {
+        let text = grid.to_text();
+        let differ: Vec<usize> = oracle_facts(all)
+            .iter()
+            .enumerate()
+            .filter(|&(_, &f)| f == '?')
+            .map(|(e, _)| e)
+            .collect();
+        let names: Vec<String> = differ.iter().map(|&e| oracle_edge_name(grid, e)).collect();
+        // Text: the headline counts them and the last line names them.
+        let run = slink(&["explain"], text.as_bytes());
+        assert_eq!(run.status, 1, "{}", run.stderr);
+        let out = run.stdout_text();
+        let n = differ.len();
+        let counted = format!("several solutions ({n} edges differ between them)");
+        assert!(out.lines().next().unwrap().contains(&counted), "{out}");
+        let last = out.lines().last().unwrap();
+        let listed = format!(
+            "{n} edges differ between the solutions: {}",
+            names.join(", ")
+        );
+        assert!(last.ends_with(&listed), "{last}\nwant {listed}\n{text}");
+        // The page: its data holds exactly those edges (the page numbers edges as the
+        // oracle does), and says the list is complete.
+        let file = dir.0.join(format!("{k}.in"));
+        std::fs::write(&file, &text).unwrap();
+        let page_file = dir.0.join(format!("{k}.html"));
+        let run = slink(
+            &[
+                "explain",
+                "--html",
+                page_file.to_str().unwrap(),
+                file.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(run.status, 1, "{}", run.stderr);
+        let data = page_data(&std::fs::read_to_string(&page_file).unwrap());
+        let drawn: Vec<usize> = data["undetermined"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as usize)
+            .collect();
+        assert_eq!(drawn, differ, "{text}");
+        assert_eq!(data["undetermined_complete"], true);
+        assert!(data["outcome"].as_str().unwrap().contains(&counted));
+    }
+    // A puzzle with one answer: nothing marked, nothing said.
+    let unique = generated(4, 4, 7).to_text();
+    let out = slink(&["explain"], unique.as_bytes()).stdout_text();
+    assert!(!out.contains("differ"), "{out}");
+    let page_file = dir.0.join("unique.html");
+    let file = dir.0.join("unique.in");
+    std::fs::write(&file, &unique).unwrap();
+    let run = slink(
+        &[
+            "explain",
+            "--html",
+            page_file.to_str().unwrap(),
+            file.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let data = page_data(&std::fs::read_to_string(&page_file).unwrap());
+    assert_eq!(data["undetermined"].as_array().unwrap().len(), 0);
+}

@@ -2,7 +2,8 @@
 //! (End, and Right one step at a time), and the loop it draws must equal the expected answer.
 //! A second test opens pages as `...#measure`, which steps forward and back and notes the time
 //! each step takes and where the board is: the board must not move, the controls stay in
-//! view, and a 100x100 step takes under 20 ms.
+//! view, and a 100x100 step takes under 20 ms. A third checks what the pages mark: the edges
+//! that differ between solutions, and the letters of a colour rule's pictures.
 //! Skips, saying so, where no Chromium is installed (`SLINK_CHROMIUM` names one elsewhere).
 
 use std::collections::BTreeSet;
@@ -239,4 +240,133 @@ fn the_board_stays_still_the_controls_in_view_and_a_100x100_step_is_quick() {
         eprintln!("{name}: {m}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The JSON data inside an explanation page.
+fn page_data(page: &Path) -> serde_json::Value {
+    let page = std::fs::read_to_string(page).unwrap();
+    let tag = r#"<script type="application/json" id="data">"#;
+    let start = page.find(tag).expect("the page's data") + tag.len();
+    let len = page[start..].find("</script>").expect("the data's end");
+    serde_json::from_str(&page[start..start + len]).expect("the page's data is JSON")
+}
+
+/// The text elements of class `letter` inside the SVG element with id `id`.
+fn letters_in(dom: &str, id: &str) -> Vec<String> {
+    let start = dom.find(&format!("id=\"{id}\"")).expect("the picture");
+    let svg = &dom[start..start + dom[start..].find("</svg>").unwrap()];
+    svg.split("<text")
+        .skip(1)
+        .filter(|t| t.starts_with(" ") && t.contains("class=\"letter"))
+        .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+#[ignore = "needs Chromium: `.ci/run` installs Debian's chromium and runs it with --ignored"]
+fn the_page_marks_the_edges_that_differ_and_letters_colour_rules() {
+    let browser = chromium().expect(
+        "no chromium on PATH: install Debian's `chromium`, or set SLINK_CHROMIUM to a browser",
+    );
+    let dir = common::TempDir::new("browser-marks");
+    // Several solutions: every edge the page's data names as differing (tests/ambiguity.rs
+    // checks those against the oracle) is drawn over the board, with a legend entry.
+    let puzzle = dir.0.join("several.in");
+    std::fs::write(&puzzle, "2 3\n. 2 .\n. 2 .\n0 0\n").unwrap();
+    let page = dir.0.join("several.html");
+    let run = common::slink(
+        &[
+            "explain",
+            "--html",
+            page.to_str().unwrap(),
+            puzzle.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    let json = page_data(&page);
+    let horizontal = 3 * 3;
+    let want: BTreeSet<String> = json["undetermined"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let e = e.as_u64().unwrap() as usize;
+            if e < horizontal {
+                format!("h {} {}", e / 3, e % 3)
+            } else {
+                format!("v {} {}", (e - horizontal) / 4, (e - horizontal) % 4)
+            }
+        })
+        .collect();
+    assert!(!want.is_empty());
+    for hash in ["end", "1"] {
+        let dom = dump_dom(&browser, &page, hash);
+        let drawn: BTreeSet<String> = dom
+            .split("<line")
+            .skip(1)
+            .filter_map(|t| attribute(&t[..t.find('>').unwrap()], "data-undetermined"))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(drawn, want, "#{hash}");
+        assert!(
+            dom.contains("differs between the solutions"),
+            "no legend entry"
+        );
+    }
+    // A colour rule's step: its pictures show its letters (the `then` picture the premise's
+    // and the conclusion's), and the legend says what letters mean.
+    let read = |name: &str| std::fs::read_to_string(data(name)).unwrap();
+    let input = dir.0.join("slither.in");
+    std::fs::write(&input, first_puzzles(&read("puzzles-slitherlink.in"), 1)).unwrap();
+    let page = dir.0.join("slither.html");
+    let run = common::slink(
+        &[
+            "explain",
+            "--html",
+            page.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let json = page_data(&page);
+    let steps: Vec<i64> = json["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    let (mut at, mut k, mut found) = (0, 0, None);
+    while at < steps.len() {
+        let rule = &json["rules"][steps[at + 1] as usize];
+        if steps[at] == 0 && !rule["when_colours"].as_array().unwrap().is_empty() {
+            found = Some((k + 1, rule.clone()));
+            break;
+        }
+        at += 5 + steps[at + 4] as usize;
+        k += 1;
+    }
+    let (step, rule) = found.expect("a step by a colour rule in the first Slitherlink puzzle");
+    let glyphs = |key: &str| -> Vec<String> {
+        let mut g: Vec<String> = rule[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| char::from(f[2].as_u64().unwrap() as u8).to_string())
+            .collect();
+        g.sort();
+        g
+    };
+    let dom = dump_dom(&browser, &page, &step.to_string());
+    let mut when = letters_in(&dom, "when");
+    when.sort();
+    assert_eq!(when, glyphs("when_colours"), "step {step}");
+    let mut then = letters_in(&dom, "then");
+    then.sort();
+    let mut both = glyphs("when_colours");
+    both.extend(glyphs("then_colours"));
+    both.sort();
+    assert_eq!(then, both, "step {step}");
+    assert!(dom.contains("cells with one letter are on the same side"));
 }

@@ -7,11 +7,12 @@ use super::{
     BudgetArgs, DeductionArgs, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, InputArgs, RulesArg,
     TrustArg,
 };
+use crate::deduce::ambiguity::Ambiguity;
 use crate::explain::index::{self, Entry};
-use crate::explain::{html, replay, steps};
+use crate::explain::{edge_name, html, replay, steps};
 use crate::format::json::outcome_word;
 use crate::format::picture;
-use crate::format::view::Picture;
+use crate::format::view::{Marked, Picture};
 use crate::format::words::count;
 use crate::rules::compile::RuleBook;
 use crate::solve::{Outcome, Solver};
@@ -90,6 +91,8 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
     let options = args.budget.solve_options(&args.deduction, true);
     let mut solver = Solver::with_options(book, options);
     solver.set_shortest_probes(true);
+    // For a puzzle with several solutions: which edges differ, said and drawn.
+    solver.set_unasked_ambiguity(true);
     let sources = Source::of_args(&args.files);
     let Io {
         stdin, out, err, ..
@@ -146,7 +149,7 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
         }
         let attempt = solver.attempt(&puzzle);
         unsolved |= attempt.outcome != Outcome::Solved;
-        let outcome = describe_outcome(&attempt.outcome, relative);
+        let outcome = describe_outcome(&attempt.outcome, attempt.ambiguity.as_ref(), relative);
         let headline = format!(
             "puzzle {number} ({source}, {}x{}): {outcome}",
             puzzle.rows, puzzle.cols
@@ -158,6 +161,7 @@ pub fn run(io: &mut Io, args: &ExplainArgs) -> i32 {
                 &Picture::blank(&puzzle),
                 &attempt.board,
                 solver.book(),
+                attempt.ambiguity.as_ref(),
             );
             if let Err(status) = write_page(err, &path, &page, args.force) {
                 return status;
@@ -240,10 +244,17 @@ fn page_path(args: &ExplainArgs, number: usize) -> Option<PathBuf> {
 }
 
 /// `solved, the only answer`, `stuck`, ... (`relative`: the rules are trusted without proof).
-fn describe_outcome(outcome: &Outcome, relative: bool) -> String {
+fn describe_outcome(outcome: &Outcome, ambiguity: Option<&Ambiguity>, relative: bool) -> String {
     match outcome {
         Outcome::Solved => "solved, the only answer".to_string(),
-        Outcome::Several => "several solutions; the first found is explained".to_string(),
+        Outcome::Several => match ambiguity {
+            Some(a) => format!(
+                "several solutions ({}{} between them); the first found is explained",
+                if a.complete { "" } else { "at least " },
+                count_verb(a.undetermined.len(), "edge differs", "edges differ")
+            ),
+            None => "several solutions; the first found is explained".to_string(),
+        },
         Outcome::Stuck { unknown } => format!("stuck with {} unknown", count(*unknown, "edge")),
         Outcome::Contradiction(c) if relative => format!(
             "no solution under these rules, which are trusted without proof (--trust-rules): {c}"
@@ -322,4 +333,30 @@ fn explain_text(
         _ => writeln!(text, "       where it ends (x: cross, blank: unknown):").unwrap(),
     }
     text.push_str(&picture::draw(&last, 7));
+    if attempt.outcome == Outcome::Several
+        && let Some(a) = &attempt.ambiguity
+    {
+        let marked = Marked {
+            board: &attempt.board,
+            undetermined: &a.undetermined,
+        };
+        let names: Vec<String> = marked
+            .places()
+            .into_iter()
+            .map(|(y, x)| edge_name(y, x))
+            .collect();
+        writeln!(
+            text,
+            "       {} between the solutions{}: {}",
+            count_verb(names.len(), "edge differs", "edges differ"),
+            if a.complete { "" } else { " (at least)" },
+            names.join(", ")
+        )
+        .unwrap();
+    }
+}
+
+/// `1 edge differs`, `3 edges differ`.
+fn count_verb(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -5,18 +5,22 @@
 //! or text, its anchor, and its edges as `2 * edge + (1 for a cross)`), and a step is drawn by
 //! setting or clearing only its own edges, so stepping costs the same at any size. Keys: Left
 //! and Right step, Home and End jump; opening the page as `...#end` jumps to the last step
-//! (as End would), `...#step` steps to it with Right, one step at a time, and `...#measure`
-//! steps through every step and back, writing the time each took and where the board was
-//! into `<pre id="measure">` (for the browser test). Every edge of the drawing is an SVG
+//! (as End would), `...#42` shows step 42, `...#step` steps to the end with Right, one step
+//! at a time, and `...#measure` steps through every step and back, writing the time each
+//! took and where the board was into `<pre id="measure">` (for the browser test). Every edge of the drawing is an SVG
 //! `line` with `data-edge="h R C"` (or `v R C`) and the class `edge line`, `edge cross` or
-//! `edge unknown`, so that what is drawn can be read back from the page.
+//! `edge unknown`, so that what is drawn can be read back from the page. For a puzzle with
+//! several solutions, the edges that differ between them are drawn over the board as lines of
+//! the class `undetermined` (with the same `data-edge`), at every step, with a legend entry.
+//! A colour rule's pictures show its colour letters in their cells.
 
 use super::{Step, steps as board_steps};
 use crate::board::{Board, Reason};
 use crate::deduce::Deducer;
-use crate::format::view::{Edge, Picture};
+use crate::deduce::ambiguity::Ambiguity;
+use crate::format::view::{Edge, Marked, Picture};
 use crate::rules::compile::RuleBook;
-use crate::rules::{Fact, Glyph};
+use crate::rules::{Colour, Fact, Glyph};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -29,13 +33,16 @@ const KIND_OTHER: i64 = 4;
 
 /// A rule variant some step used: its name, file, line and symmetry, and its pictures as
 /// `[y, x]` dots and `[y, x, glyph]` facts (glyph 1 a line, 2 a cross, 10 + n the clue n) on
-/// the doubled lattice.
+/// the doubled lattice, and its colour letters as `[y, x, letter]` (the letter's character
+/// code, as the rule's variant writes it).
 #[derive(Serialize)]
 struct PageRule {
     head: String,
     dots: Vec<[i32; 2]>,
     when: Vec<[i32; 3]>,
     then: Vec<[i32; 3]>,
+    when_colours: Vec<[i32; 3]>,
+    then_colours: Vec<[i32; 3]>,
 }
 
 #[derive(Serialize)]
@@ -55,6 +62,10 @@ struct Page {
     /// The steps, one after the other: kind, rule or text, anchor row and column (doubled
     /// lattice; rule steps only), the count of edges, then the edges.
     steps: Vec<i64>,
+    /// The edges (numbered as in `steps`) that differ between the puzzle's solutions.
+    undetermined: Vec<i64>,
+    /// Whether `undetermined` is every such edge (false: a budget ran out, there may be more).
+    undetermined_complete: bool,
 }
 
 fn facts(facts: &[Fact]) -> Vec<[i32; 3]> {
@@ -68,6 +79,13 @@ fn facts(facts: &[Fact]) -> Vec<[i32; 3]> {
             };
             [f.at.y, f.at.x, glyph]
         })
+        .collect()
+}
+
+fn colours(colours: &[Colour]) -> Vec<[i32; 3]> {
+    colours
+        .iter()
+        .map(|c| [c.at.y, c.at.x, c.glyph() as i32])
         .collect()
 }
 
@@ -111,6 +129,8 @@ impl Builder<'_> {
             dots: v.dots.iter().map(|p| [p.y, p.x]).collect(),
             when: facts(&v.premise),
             then: facts(&v.conclusion),
+            when_colours: colours(&v.premise_colours),
+            then_colours: colours(&v.conclusion_colours),
         });
         self.rule_index.insert(variant, self.rules.len() - 1);
         self.rules.len() - 1
@@ -157,13 +177,15 @@ impl Builder<'_> {
     }
 }
 
-/// The page explaining how `board` (kept with its reasons) was reached from `start`.
+/// The page explaining how `board` (kept with its reasons) was reached from `start`; for a
+/// puzzle with several solutions, `ambiguity` says which edges differ between them.
 pub fn render(
     title: &str,
     outcome: &str,
     start: &Picture,
     board: &Board,
     book: &RuleBook,
+    ambiguity: Option<&Ambiguity>,
 ) -> String {
     let steps = board_steps(board);
     let mut builder = Builder {
@@ -179,6 +201,14 @@ pub fn render(
     for step in &steps {
         builder.step(step);
     }
+    let undetermined = ambiguity.map_or_else(Vec::new, |a| {
+        let marked = Marked {
+            board,
+            undetermined: &a.undetermined,
+        };
+        let places = marked.places();
+        places.iter().map(|&(y, x)| builder.edge(y, x)).collect()
+    });
     let page = Page {
         title: title.to_string(),
         outcome: outcome.to_string(),
@@ -193,6 +223,8 @@ pub fn render(
         texts: builder.texts,
         count: steps.len(),
         steps: builder.steps,
+        undetermined,
+        undetermined_complete: ambiguity.is_none_or(|a| a.complete),
     };
     let data = script_json(&serde_json::to_string(&page).expect("pages serialize"));
     fill(TEMPLATE, &escape(title), &data)
@@ -285,6 +317,10 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
 .edge.new.line { stroke: #ff8f00; }
 .edge.new.cross { stroke: #ff8f00; stroke-width: 3; }
 .clue { font-size: 20px; text-anchor: middle; dominant-baseline: central; }
+.letter { font-size: 15px; font-style: italic; font-weight: bold; fill: #2e7d32; text-anchor: middle; dominant-baseline: central; }
+.letter.small { font-size: 10px; }
+.letter.new { fill: #ff8f00; }
+.undetermined { stroke: #d81b60; stroke-width: 3.5; stroke-dasharray: 0.1 7; stroke-dashoffset: -4.5; stroke-linecap: round; fill: none; pointer-events: none; }
 .dot { fill: #222; }
 #anchor, .anchor { fill: none; stroke: #6a1b9a; stroke-width: 3; }
 .legend { list-style: none; padding: 0; margin: 0.5em 0; }
@@ -372,6 +408,16 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
     for (var c = 0; c <= cols; c++)
       make(row, 'circle', { cx: M + c * S, cy: M + r * S, r: 2.5, 'class': 'dot' });
   }
+  // The edges that differ between the solutions, drawn over the board at every step.
+  var undetermined = data.undetermined;
+  if (undetermined.length) {
+    var over = make(svg, 'g', { id: 'undetermined' });
+    undetermined.forEach(function (e) {
+      var a = edges[e];
+      make(over, 'line', { x1: a.getAttribute('x1'), y1: a.getAttribute('y1'), x2: a.getAttribute('x2'),
+        y2: a.getAttribute('y2'), 'class': 'undetermined', 'data-undetermined': a.getAttribute('data-edge') });
+    });
+  }
   var anchor = make(svg, 'circle', { id: 'anchor', r: 9, visibility: 'hidden' });
   // Each edge's state, and what each step found there (for stepping back).
   var state = new Int8Array(edges.length), before = new Int8Array(data.steps.length);
@@ -427,14 +473,16 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
       words.push(((data.steps[q] & 1) ? 'cross ' : 'line ') + edgeName(data.steps[q] >> 1));
     return words.join(', ');
   }
-  // A rule's picture as a small board: its dots, and its facts (`fresh` ones highlighted).
-  function picture(el, rule, facts, fresh) {
+  // A rule's picture as a small board: its dots, its facts and its colour letters (from
+  // `fresh` and `freshLetters` on, highlighted).
+  function picture(el, rule, facts, fresh, letters, freshLetters) {
     while (el.firstChild) el.removeChild(el.firstChild);
     if (!rule) { el.removeAttribute('viewBox'); return; }
-    var all = rule.dots.concat(rule.when, rule.then);
+    var all = rule.dots.concat(rule.when, rule.then, rule.when_colours, rule.then_colours);
     var y0 = Infinity, x0 = Infinity, y1 = -Infinity, x1 = -Infinity;
     all.forEach(function (f) { y0 = Math.min(y0, f[0]); x0 = Math.min(x0, f[1]); y1 = Math.max(y1, f[0]); x1 = Math.max(x1, f[1]); });
     y0 -= ((y0 % 2) + 2) % 2; x0 -= ((x0 % 2) + 2) % 2;
+    y1 += ((y1 % 2) + 2) % 2; x1 += ((x1 % 2) + 2) % 2;
     var s = 30, m = 12;
     var px = function (x) { return m + (x - x0) / 2 * s; };
     el.setAttribute('viewBox', '0 0 ' + (2 * m + (x1 - x0) / 2 * s) + ' ' + (2 * m + (y1 - y0) / 2 * s));
@@ -447,6 +495,14 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
       var cls = 'edge ' + (g === 1 ? 'line' : 'cross') + (isNew ? ' new' : '');
       if (y % 2 === 0) make(el, 'line', { x1: px(x - 1), y1: px(y), x2: px(x + 1), y2: px(y), 'class': cls });
       else make(el, 'line', { x1: px(x), y1: px(y - 1), x2: px(x), y2: px(y + 1), 'class': cls });
+    });
+    var clued = {};
+    facts.forEach(function (f) { if (f[2] >= 10) clued[f[0] + ' ' + f[1]] = true; });
+    letters.forEach(function (f, k) {
+      // Beside a clue in the same cell, the letter goes small into the cell's corner.
+      var small = clued[f[0] + ' ' + f[1]], d = small ? 0.3 * s : 0;
+      make(el, 'text', { x: px(f[1]) - d, y: px(f[0]) - d,
+        'class': 'letter' + (small ? ' small' : '') + (k >= freshLetters ? ' new' : '') }).textContent = String.fromCharCode(f[2]);
     });
     rule.dots.forEach(function (d) { make(el, 'circle', { cx: px(d[1]), cy: px(d[0]), r: 2.5, 'class': 'dot' }); });
   }
@@ -479,8 +535,9 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
         anchor.setAttribute('visibility', 'hidden');
       }
     }
-    picture(when, rule, rule ? rule.when : [], Infinity);
-    picture(then, rule, rule ? rule.when.concat(rule.then) : [], rule ? rule.when.length : 0);
+    picture(when, rule, rule ? rule.when : [], Infinity, rule ? rule.when_colours : [], Infinity);
+    picture(then, rule, rule ? rule.when.concat(rule.then) : [], rule ? rule.when.length : 0,
+      rule ? rule.when_colours.concat(rule.then_colours) : [], rule ? rule.when_colours.length : 0);
   }
   // The next (or, `back`, the previous) step of a kind.
   function jump(want, back) {
@@ -503,12 +560,18 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
     jumps.appendChild(b); jumps.appendChild(f); jumps.appendChild(document.createTextNode(' '));
   });
   // The legend, drawn with the board's own classes.
-  [['edge line', 'a line'], ['edge cross', 'a cross'], ['edge unknown', 'not decided yet'],
+  var legend = [['edge line', 'a line'], ['edge cross', 'a cross'], ['edge unknown', 'not decided yet'],
    ['edge new line', 'decided by this step (a line)'], ['edge new cross', 'decided by this step (a cross)'],
-   ['anchor', "where the step's rule matched (its origin)"]].forEach(function (item) {
+   ['anchor', "where the step's rule matched (its origin)"]];
+  if (undetermined.length)
+    legend.push(['undetermined', 'differs between the solutions (the steps explain the first found)']);
+  if (data.rules.some(function (r) { return r.when_colours.length + r.then_colours.length > 0; }))
+    legend.push(['letter', "in a rule's picture, cells with one letter are on the same side of the loop; a and A on opposite sides"]);
+  legend.forEach(function (item) {
     var li = document.createElement('li');
     var s = make(li, 'svg', { viewBox: '0 0 40 16' });
     if (item[0] === 'anchor') make(s, 'circle', { cx: 20, cy: 8, r: 6, 'class': 'anchor' });
+    else if (item[0] === 'letter') make(s, 'text', { x: 20, y: 8, 'class': 'letter' }).textContent = 'a A';
     else make(s, 'line', { x1: 4, y1: 8, x2: 36, y2: 8, 'class': item[0] });
     li.appendChild(document.createTextNode(item[1]));
     document.getElementById('legend').appendChild(li);
@@ -526,7 +589,8 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
     else return;
     e.preventDefault();
   });
-  document.getElementById('outcome').textContent = data.outcome + ' in ' + count + (count === 1 ? ' step' : ' steps');
+  document.getElementById('outcome').textContent = data.outcome + ' in ' + count + (count === 1 ? ' step' : ' steps') +
+    (undetermined.length ? '; the edges that differ are dotted' + (data.undetermined_complete ? '' : ' (those found in the time given)') : '');
   show(0);
   // For the browser test: steps forward then back (at most 300 each way, from the middle of a
   // long explanation), each timed with the layout it causes, the board's box noted.
@@ -562,6 +626,8 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
       document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
   } else if (location.hash === '#measure') {
     measure();
+  } else if (/^#[0-9]+$/.test(location.hash)) {
+    show(+location.hash.slice(1));
   }
 })();
 </script>

@@ -31,11 +31,17 @@ pub struct Decided {
 impl Decided {
     /// `h(r,c)` for the edge right of dot (r, c), `v(r,c)` for the one below it.
     pub fn name(&self) -> String {
-        if self.y.is_multiple_of(2) {
-            format!("h({},{})", self.y / 2, self.x / 2)
-        } else {
-            format!("v({},{})", self.y / 2, self.x / 2)
-        }
+        edge_name(self.y, self.x)
+    }
+}
+
+/// The name of the edge at (`y`, `x`) of the doubled grid: `h(r,c)` for the edge right of
+/// dot (r, c), `v(r,c)` for the one below it.
+pub fn edge_name(y: usize, x: usize) -> String {
+    if y.is_multiple_of(2) {
+        format!("h({},{})", y / 2, x / 2)
+    } else {
+        format!("v({},{})", y / 2, x / 2)
     }
 }
 

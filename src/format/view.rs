@@ -55,6 +55,19 @@ impl Marked<'_> {
         let i = self.board.index(y as isize, x as isize) as u32;
         self.undetermined.binary_search(&i).is_ok()
     }
+
+    /// The undetermined edges as doubled-lattice `(y, x)` places: the horizontal ones row by
+    /// row, then the vertical ones.
+    pub fn places(&self) -> Vec<(usize, usize)> {
+        let (rows, cols) = (self.rows(), self.cols());
+        let horizontal = (0..=rows)
+            .flat_map(|r| (0..cols).map(move |c| (2 * r, 2 * c + 1)))
+            .filter(|&(y, x)| self.marked(y, x));
+        let vertical = (0..rows)
+            .flat_map(|r| (0..=cols).map(move |c| (2 * r + 1, 2 * c)))
+            .filter(|&(y, x)| self.marked(y, x));
+        horizontal.chain(vertical).collect()
+    }
 }
 
 impl View for Marked<'_> {
