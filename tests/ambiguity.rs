@@ -367,16 +367,6 @@ fn a_second_answer_near_the_first_is_reported_as_several_with_both_valid() {
     assert!((1..=12).contains(&differ), "{differ}");
 }
 
-/// The JSON data inside an explanation page.
-fn page_data(page: &str) -> Value {
-    let start = page
-        .find(r#"<script type="application/json" id="data">"#)
-        .expect("the page's data")
-        + r#"<script type="application/json" id="data">"#.len();
-    let len = page[start..].find("</script>").expect("the data's end");
-    serde_json::from_str(&page[start..start + len]).expect("the page's data is JSON")
-}
-
 /// `h(r,c)` / `v(r,c)` for an edge in the oracle's numbering.
 fn oracle_edge_name(grid: &Grid, e: usize) -> String {
     let horizontal = (grid.rows + 1) * grid.cols;
@@ -415,20 +405,9 @@ fn the_explanation_names_and_draws_the_edges_that_differ() {
         assert!(last.ends_with(&listed), "{last}\nwant {listed}\n{text}");
         // The page: its data holds exactly those edges (the page numbers edges as the
         // oracle does), and says the list is complete.
-        let file = dir.0.join(format!("{k}.in"));
-        std::fs::write(&file, &text).unwrap();
-        let page_file = dir.0.join(format!("{k}.html"));
-        let run = slink(
-            &[
-                "explain",
-                "--html",
-                page_file.to_str().unwrap(),
-                file.to_str().unwrap(),
-            ],
-            b"",
-        );
+        let (run, page) = common::explain_page(&dir, &k.to_string(), &text);
         assert_eq!(run.status, 1, "{}", run.stderr);
-        let data = page_data(&std::fs::read_to_string(&page_file).unwrap());
+        let data = common::page_data(&page);
         let drawn: Vec<usize> = data["undetermined"]
             .as_array()
             .unwrap()
@@ -443,19 +422,8 @@ fn the_explanation_names_and_draws_the_edges_that_differ() {
     let unique = generated(4, 4, 7).to_text();
     let out = slink(&["explain"], unique.as_bytes()).stdout_text();
     assert!(!out.contains("differ"), "{out}");
-    let page_file = dir.0.join("unique.html");
-    let file = dir.0.join("unique.in");
-    std::fs::write(&file, &unique).unwrap();
-    let run = slink(
-        &[
-            "explain",
-            "--html",
-            page_file.to_str().unwrap(),
-            file.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let (run, page) = common::explain_page(&dir, "unique", &unique);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let data = page_data(&std::fs::read_to_string(&page_file).unwrap());
+    let data = common::page_data(&page);
     assert_eq!(data["undetermined"].as_array().unwrap().len(), 0);
 }

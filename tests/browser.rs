@@ -242,15 +242,6 @@ fn the_board_stays_still_the_controls_in_view_and_a_100x100_step_is_quick() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The JSON data inside an explanation page.
-fn page_data(page: &Path) -> serde_json::Value {
-    let page = std::fs::read_to_string(page).unwrap();
-    let tag = r#"<script type="application/json" id="data">"#;
-    let start = page.find(tag).expect("the page's data") + tag.len();
-    let len = page[start..].find("</script>").expect("the data's end");
-    serde_json::from_str(&page[start..start + len]).expect("the page's data is JSON")
-}
-
 /// The text elements of class `letter` inside the SVG element with id `id`.
 fn letters_in(dom: &str, id: &str) -> Vec<String> {
     let start = dom.find(&format!("id=\"{id}\"")).expect("the picture");
@@ -271,20 +262,9 @@ fn the_page_marks_the_edges_that_differ_and_letters_colour_rules() {
     let dir = common::TempDir::new("browser-marks");
     // Several solutions: every edge the page's data names as differing (tests/ambiguity.rs
     // checks those against the oracle) is drawn over the board, with a legend entry.
-    let puzzle = dir.0.join("several.in");
-    std::fs::write(&puzzle, "2 3\n. 2 .\n. 2 .\n0 0\n").unwrap();
-    let page = dir.0.join("several.html");
-    let run = common::slink(
-        &[
-            "explain",
-            "--html",
-            page.to_str().unwrap(),
-            puzzle.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let (run, page) = common::explain_page(&dir, "several", "2 3\n. 2 .\n. 2 .\n0 0\n");
     assert_eq!(run.status, 1, "{}", run.stderr);
-    let json = page_data(&page);
+    let json = common::page_data(&page);
     let horizontal = 3 * 3;
     let want: BTreeSet<String> = json["undetermined"]
         .as_array()
@@ -317,20 +297,10 @@ fn the_page_marks_the_edges_that_differ_and_letters_colour_rules() {
     // A colour rule's step: its pictures show its letters (the `then` picture the premise's
     // and the conclusion's), and the legend says what letters mean.
     let read = |name: &str| std::fs::read_to_string(data(name)).unwrap();
-    let input = dir.0.join("slither.in");
-    std::fs::write(&input, first_puzzles(&read("puzzles-slitherlink.in"), 1)).unwrap();
-    let page = dir.0.join("slither.html");
-    let run = common::slink(
-        &[
-            "explain",
-            "--html",
-            page.to_str().unwrap(),
-            input.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let first = first_puzzles(&read("puzzles-slitherlink.in"), 1);
+    let (run, page) = common::explain_page(&dir, "slither", &first);
     assert_eq!(run.status, 0, "{}", run.stderr);
-    let json = page_data(&page);
+    let json = common::page_data(&page);
     let steps: Vec<i64> = json["steps"]
         .as_array()
         .unwrap()

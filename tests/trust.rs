@@ -950,18 +950,7 @@ fn an_explanation_page_of_a_puzzle_too_big_is_refused_by_name() {
         text.push('\n');
     }
     text.push_str("0 0\n");
-    let input = dir.0.join("big.in");
-    std::fs::write(&input, text).unwrap();
-    let page = dir.0.join("out.html");
-    let run = slink(
-        &[
-            "explain",
-            "--html",
-            page.to_str().unwrap(),
-            input.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let (run, page) = common::explain_page(&dir, "out", &text);
     assert_eq!(run.status, 2, "{}", run.stderr);
     assert!(
         run.stderr.contains(

@@ -127,3 +127,30 @@ pub fn copy_rules_for_deduction(dir: &Path) {
         }
     }
 }
+
+/// Writes `puzzle` to `DIR/NAME.in` and runs `slink explain --html DIR/NAME.html` on it: the
+/// run and the page's path.
+pub fn explain_page(dir: &TempDir, name: &str, puzzle: &str) -> (Run, PathBuf) {
+    let input = dir.0.join(format!("{name}.in"));
+    std::fs::write(&input, puzzle).unwrap();
+    let page = dir.0.join(format!("{name}.html"));
+    let run = slink(
+        &[
+            "explain",
+            "--html",
+            page.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        b"",
+    );
+    (run, page)
+}
+
+/// The JSON data inside the explanation page at `page`.
+pub fn page_data(page: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(page).unwrap();
+    let tag = r#"<script type="application/json" id="data">"#;
+    let start = text.find(tag).expect("the page's data") + tag.len();
+    let len = text[start..].find("</script>").expect("the data's end");
+    serde_json::from_str(&text[start..start + len]).expect("the page's data is JSON")
+}
