@@ -235,9 +235,10 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 }
                 let d = self.settling[k];
                 let head = board.trail().len();
+                let version = board.colouring().map(|c| c.version());
                 self.deduced[d] +=
                     deduce::at_fixpoint(d, Call::Deduce, board, &mut self.work.scratch)?;
-                if board.trail().len() > head {
+                if board.trail().len() > head || board.colouring().map(|c| c.version()) != version {
                     self.propagate(board, head)?;
                     changed = true;
                 }

@@ -34,6 +34,9 @@ pub enum Why {
     /// A line that no single loop can take in: it is on no cycle of the edges not crossed, or
     /// it cannot be joined to the other lines.
     Unjoinable,
+    /// Regions: the cells on one side of the loop (inside when true) would fall into two
+    /// parts that no path of cells side to side joins (this cell in the part apart).
+    SplitSide(bool),
     /// Region parity: the clues of a set of cells (this one among them) and the decided edges
     /// would have the loop cross the set's boundary an odd number of times.
     OddCrossings,
@@ -138,6 +141,11 @@ impl fmt::Display for Contradiction {
             Why::Unjoinable => write!(
                 f,
                 "the line at {place} cannot be joined with the others into one loop"
+            ),
+            Why::SplitSide(inside) => write!(
+                f,
+                "the cells {} the loop would fall apart: {place} could not be joined to the others",
+                if inside { "inside" } else { "outside" }
             ),
             Why::OddCrossings => write!(
                 f,

@@ -123,6 +123,22 @@ pub struct ProbeNote {
     pub contradiction: Option<Contradiction>,
 }
 
+/// A cell the regions deducer placed on one side of the loop, kept beside the trail (when
+/// reasons are tracked) so that an explanation can say why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideNote {
+    /// Trail length when it was placed.
+    pub at: u32,
+    /// The cell (lattice index).
+    pub cell: u32,
+    /// The side: inside the loop when true.
+    pub inside: bool,
+    /// Two cells of that side that only paths through it join (lattice indices; `None` for
+    /// the outside of the grid); `None` when no path joins it to that side's cells, so that it
+    /// is on the other side.
+    pub joins: Option<(u32, Option<u32>)>,
+}
+
 /// What a board keeps beyond what solving needs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tracking {
@@ -399,6 +415,8 @@ pub struct Board {
     /// What the probes behind the trail's probing entries found (reasons tracked only), in
     /// trail order.
     notes: Vec<ProbeNote>,
+    /// The cells the regions deducer placed (reasons tracked only), in trail order.
+    sides: Vec<SideNote>,
     /// The codes a dot row and a cell row start with (off-grid edges), for the stride of
     /// the last reset: reused while the stride stays.
     row_patterns: Vec<u8>,
@@ -425,6 +443,7 @@ impl Board {
             deferred: Vec::new(),
             colouring: None,
             notes: Vec::new(),
+            sides: Vec::new(),
             row_patterns: Vec::new(),
         };
         board.reset(puzzle, margin, tracking);
@@ -512,6 +531,7 @@ impl Board {
         self.closures.clear();
         self.deferred.clear();
         self.notes.clear();
+        self.sides.clear();
         self.colouring = None;
         self.exits = false;
         // Only the border ring sees off-grid edges: its dots hold them as crosses in their
@@ -811,6 +831,18 @@ impl Board {
         }
     }
 
+    /// The cells the regions deducer placed, in trail order (empty unless reasons are tracked).
+    pub fn side_notes(&self) -> &[SideNote] {
+        &self.sides
+    }
+
+    /// Keeps why the regions deducer placed a cell (only when reasons are tracked).
+    pub fn note_side(&mut self, note: SideNote) {
+        if self.tracking.reasons {
+            self.sides.push(note);
+        }
+    }
+
     /// The trail entries from position `from` on, with their reasons (empty unless reasons are
     /// tracked).
     pub fn trail_with_reasons(&self, from: usize) -> Vec<(u32, Reason)> {
@@ -1034,6 +1066,10 @@ impl Board {
         self.closures.clear();
         while self.notes.last().is_some_and(|n| n.at as usize >= len) {
             self.notes.pop();
+        }
+        // A cell placed at trail length `len` stays, as its colour relation does.
+        while self.sides.last().is_some_and(|n| n.at as usize > len) {
+            self.sides.pop();
         }
         if let Some(colouring) = self.colouring.as_deref_mut() {
             if colouring.started_at() > len {

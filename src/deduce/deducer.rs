@@ -15,6 +15,9 @@ pub enum Deducer {
     /// The loop is one cycle in the graph of uncrossed edges: no bridge is a line, and a part
     /// without lines is crossed out.
     Connectivity,
+    /// The cells inside the loop stay joined, and so do those outside it: a cell every path
+    /// between two cells of one side passes is on that side, a part no path reaches on the other.
+    Regions,
     /// Region parity: the loop crosses the boundary of any set of cells an even number of
     /// times, so the clues of a set of cells fix the parity of the lines around it.
     Parity,
@@ -39,10 +42,11 @@ pub enum Phase {
 
 impl Deducer {
     /// Every deducer, in the order they come on.
-    pub const ALL: [Deducer; 6] = [
+    pub const ALL: [Deducer; 7] = [
         Deducer::LoopClosure,
         Deducer::Colouring,
         Deducer::Connectivity,
+        Deducer::Regions,
         Deducer::Parity,
         Deducer::Probing,
         Deducer::Search,
@@ -62,6 +66,7 @@ impl Deducer {
             Deducer::LoopClosure => "loop-closure",
             Deducer::Colouring => "colouring",
             Deducer::Connectivity => "connectivity",
+            Deducer::Regions => "regions",
             Deducer::Parity => "parity",
             Deducer::Probing => "probing",
             Deducer::Search => "search",
@@ -74,6 +79,7 @@ impl Deducer {
             Deducer::LoopClosure => "loop closure",
             Deducer::Colouring => "colouring",
             Deducer::Connectivity => "connectivity",
+            Deducer::Regions => "regions",
             Deducer::Parity => "region parity",
             Deducer::Probing => "probing",
             Deducer::Search => "search",
@@ -94,6 +100,7 @@ impl Deducer {
             Deducer::LoopClosure => "closure",
             Deducer::Colouring => "colour",
             Deducer::Connectivity => "connect",
+            Deducer::Regions => "regions",
             Deducer::Parity => "parity",
             Deducer::Probing => "probing",
             Deducer::Search => "guessed",
@@ -106,6 +113,7 @@ impl Deducer {
             Deducer::LoopClosure => "no-loop-closure",
             Deducer::Colouring => "no-colouring",
             Deducer::Connectivity => "no-connectivity",
+            Deducer::Regions => "no-regions",
             Deducer::Parity => "no-parity",
             Deducer::Probing => "no-probing",
             Deducer::Search => "no-search",
@@ -118,6 +126,7 @@ impl Deducer {
             Deducer::LoopClosure => "No loop closure",
             Deducer::Colouring => "No inside/outside colouring",
             Deducer::Connectivity => "No connectivity (bridges and parts of the uncrossed edges)",
+            Deducer::Regions => "No regions (the cells inside, and those outside, stay joined)",
             Deducer::Parity => "No region parity (the clues' parities over sets of cells)",
             Deducer::Probing => "No probing",
             Deducer::Search => {
@@ -130,7 +139,7 @@ impl Deducer {
     pub const fn phase(self) -> Phase {
         match self {
             Deducer::LoopClosure | Deducer::Colouring => Phase::Fixpoint,
-            Deducer::Connectivity | Deducer::Parity => Phase::Settle,
+            Deducer::Connectivity | Deducer::Regions | Deducer::Parity => Phase::Settle,
             Deducer::Probing | Deducer::Search => Phase::Stuck,
         }
     }

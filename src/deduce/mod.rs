@@ -21,6 +21,7 @@ pub mod connectivity;
 pub mod loop_closure;
 pub mod parity;
 pub mod probing;
+pub mod regions;
 pub mod sat;
 pub mod search;
 
@@ -54,8 +55,12 @@ pub fn at_fixpoint(
         // The colour rules run in the engine (they are compiled matchers).
         (Deducer::Colouring, Call::Deduce) => Ok(0),
         (Deducer::Connectivity, Call::Deduce) => connectivity::deduce(board),
+        (Deducer::Regions, Call::Deduce) => regions::deduce(board),
         (Deducer::Parity, Call::Deduce) => parity::deduce(board),
-        (Deducer::LoopClosure | Deducer::Connectivity | Deducer::Parity, Call::ComeOn)
+        (
+            Deducer::LoopClosure | Deducer::Connectivity | Deducer::Regions | Deducer::Parity,
+            Call::ComeOn,
+        )
         | (Deducer::Probing | Deducer::Search, _) => Ok(0),
     }
 }

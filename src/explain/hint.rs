@@ -403,6 +403,7 @@ pub fn rule_steps(book: &RuleBook, board: &Board, single_loop: bool) -> Vec<Step
                     anchor: Some((py as isize, px as isize)),
                     probe: None,
                     region: None,
+                    sides: Vec::new(),
                     decided,
                 };
                 found.push((rule.level, variant.rule, py, px, step));

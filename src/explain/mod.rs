@@ -56,8 +56,49 @@ pub struct Step {
     pub probe: Option<Probe>,
     /// For a region parity step (one edge each): the clue cells whose parity decided it.
     pub region: Option<Region>,
+    /// For a regions step: the cells it placed on a side of the loop, and why.
+    pub sides: Vec<Side>,
     /// The edges it decided, in order.
     pub decided: Vec<Decided>,
+}
+
+/// A cell a regions step placed on one side of the loop, and why, in board-independent terms
+/// (cells as row and column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Side {
+    /// The cell.
+    pub cell: (usize, usize),
+    /// Inside the loop (else outside).
+    pub inside: bool,
+    /// Two cells of its side that only paths through it join (`None`: the outside of the
+    /// grid); `None` when no path joins it to the cells of the other side.
+    pub joins: Option<((usize, usize), Option<(usize, usize)>)>,
+}
+
+impl Side {
+    /// The step's words for this cell.
+    fn words(&self) -> String {
+        let (side, other) = if self.inside {
+            ("inside", "outside")
+        } else {
+            ("outside", "inside")
+        };
+        let (r, c) = self.cell;
+        match self.joins {
+            Some(((ar, ac), Some((br, bc)))) => format!(
+                "cell ({r}, {c}) is {side}: every path of cells not {other} between the {side} cells ({ar}, {ac}) and ({br}, {bc}) passes it"
+            ),
+            Some(((ar, ac), None)) => format!(
+                "cell ({r}, {c}) is {side}: every path of cells not {other} from the {side} cell ({ar}, {ac}) to the outside of the grid passes it"
+            ),
+            None if self.inside => format!(
+                "cell ({r}, {c}) is inside: no path of cells not inside joins it to the outside of the grid"
+            ),
+            None => format!(
+                "cell ({r}, {c}) is outside: no path of cells not outside joins it to the inside cells"
+            ),
+        }
+    }
 }
 
 /// What a probing step tried, in board-independent terms.
@@ -88,6 +129,7 @@ pub fn steps(board: &Board) -> Vec<Step> {
             .map(|n| probe_of(board, n))
     });
     add_regions(board, &mut steps);
+    add_sides(board, &mut steps);
     steps.shrink_to_fit();
     steps
 }
@@ -125,6 +167,35 @@ fn add_regions(board: &Board, steps: &mut [Step]) {
         let d = step.decided[0];
         let e = before.index(d.y as isize, d.x as isize);
         step.region = region_of(&before, e);
+    }
+}
+
+/// Names the cells of every regions step: the deducer's notes from the step's first trail
+/// position to its last.
+fn add_sides(board: &Board, steps: &mut [Step]) {
+    let notes = board.side_notes();
+    if notes.is_empty() {
+        return;
+    }
+    let cell = |i: u32| {
+        let (y, x) = board.point(i as usize);
+        (y as usize / 2, x as usize / 2)
+    };
+    let mut position = 0;
+    for step in steps.iter_mut() {
+        let end = position + step.decided.len();
+        if step.reason == Reason::By(Deducer::Regions) {
+            step.sides = notes
+                .iter()
+                .filter(|n| (position..end).contains(&(n.at as usize)))
+                .map(|n| Side {
+                    cell: cell(n.cell),
+                    inside: n.inside,
+                    joins: n.joins.map(|(a, b)| (cell(a), b.map(cell))),
+                })
+                .collect();
+        }
+        position = end;
     }
 }
 
@@ -187,6 +258,7 @@ fn group(
                 anchor,
                 probe,
                 region: None,
+                sides: Vec::new(),
                 decided: vec![decided],
             }),
         }
@@ -232,6 +304,10 @@ impl Step {
                 (Some(region), Some(d)) => region_words(region, d),
                 _ => "region parity".to_string(),
             },
+            Reason::By(Deducer::Regions) if !self.sides.is_empty() => {
+                let words: Vec<String> = self.sides.iter().map(Side::words).collect();
+                format!("regions: {}", words.join("; "))
+            }
             Reason::By(d) => d.words().to_string(),
             Reason::Guess => "search guess".to_string(),
             Reason::Given => "given".to_string(),

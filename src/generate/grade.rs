@@ -23,6 +23,8 @@ pub enum GradeStep {
     Colouring,
     /// Connectivity was needed.
     Connectivity,
+    /// Regions (each side of the loop stays joined) were needed.
+    Regions,
     /// Region parity was needed.
     Parity,
     /// Probing (one-step trial) was needed.
@@ -33,11 +35,12 @@ pub enum GradeStep {
 
 impl GradeStep {
     /// Every step, easiest first.
-    pub const ALL: [GradeStep; 7] = [
+    pub const ALL: [GradeStep; 8] = [
         GradeStep::Rules,
         GradeStep::LoopClosure,
         GradeStep::Colouring,
         GradeStep::Connectivity,
+        GradeStep::Regions,
         GradeStep::Parity,
         GradeStep::Probing,
         GradeStep::Search,
@@ -50,6 +53,7 @@ impl GradeStep {
             GradeStep::LoopClosure => "loop-closure",
             GradeStep::Colouring => "colouring",
             GradeStep::Connectivity => "connectivity",
+            GradeStep::Regions => "regions",
             GradeStep::Parity => "parity",
             GradeStep::Probing => "probing",
             GradeStep::Search => "search",
@@ -68,6 +72,7 @@ impl GradeStep {
             GradeStep::LoopClosure => Some(Deducer::LoopClosure),
             GradeStep::Colouring => Some(Deducer::Colouring),
             GradeStep::Connectivity => Some(Deducer::Connectivity),
+            GradeStep::Regions => Some(Deducer::Regions),
             GradeStep::Parity => Some(Deducer::Parity),
             GradeStep::Probing => Some(Deducer::Probing),
             GradeStep::Search => Some(Deducer::Search),
