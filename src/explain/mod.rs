@@ -67,13 +67,16 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Side {
     /// The cell.
-    pub cell: (usize, usize),
+    pub cell: Cell,
     /// Inside the loop (else outside).
     pub inside: bool,
     /// Two cells of its side that only paths through it join (`None`: the outside of the
     /// grid); `None` when no path joins it to the cells of the other side.
-    pub joins: Option<((usize, usize), Option<(usize, usize)>)>,
+    pub joins: Option<(Cell, Option<Cell>)>,
 }
+
+/// A cell's row and column.
+pub type Cell = (usize, usize);
 
 impl Side {
     /// The step's words for this cell.
