@@ -374,12 +374,21 @@ fn where_no_rule_applies_the_first_deducer_step_is_named() {
         .lines()
         .find(|l| l.starts_with("    1. "))
         .expect("a step");
-    assert!(step.starts_with("    1. probing "), "{step}");
+    // The regions deducer comes before probing, and names the cells it placed.
+    assert!(step.starts_with("    1. regions: cell ("), "{step}");
     for (edge, line) in step_edges(step) {
         assert_eq!(case.lines.contains(&edge), line, "{step}: {edge:?}");
     }
-    // With probing off there is no step, and the exit status says so.
-    let run = slink(&["hint", "--no-probing", "tests/data/hint-stuck.txt"], b"");
+    // With regions and probing off there is no step, and the exit status says so.
+    let run = slink(
+        &[
+            "hint",
+            "--no-regions",
+            "--no-probing",
+            "tests/data/hint-stuck.txt",
+        ],
+        b"",
+    );
     assert_eq!(run.status, 1, "{}", run.stdout_text());
     assert!(
         run.stdout_text()
@@ -447,6 +456,7 @@ fn urls_are_boards_without_marks_and_unchecked_marks_are_said() {
             "hint",
             "--no-search",
             "--no-probing",
+            "--no-regions",
             "tests/data/hint-stuck.txt",
         ],
         b"",

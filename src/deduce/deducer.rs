@@ -299,7 +299,7 @@ mod tests {
         let json = serde_json::to_string(&counts).unwrap();
         assert_eq!(
             json,
-            r#"{"loop-closure":0,"colouring":0,"connectivity":0,"parity":0,"probing":3,"search":0}"#
+            r#"{"loop-closure":0,"colouring":0,"connectivity":0,"regions":0,"parity":0,"probing":3,"search":0}"#
         );
     }
 }
