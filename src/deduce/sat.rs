@@ -900,9 +900,10 @@ impl<'a> LoopTheory<'a> {
     }
 }
 
-/// Region cuts during the search (partial checks) on grids of at most this many cells;
-/// larger grids get none (on whole assignments only, they changed nothing on the grids
-/// and a blank 80x80 took minutes, a cut per island of cells). The colour check runs at one
+/// Full passes of the region cuts during the search (partial checks) on grids of at most
+/// this many cells; larger grids get only the local check (`LoopTheory::check_local`; full
+/// passes on whole assignments only changed nothing there, and a blank 80x80 took minutes,
+/// a cut per island of cells). The full pass runs at one
 /// partial check in as many as the grid has cells (a pass over every cell costs that much),
 /// so its cost per check is constant. Measured (docs/search.md): during the search they
 /// settle a sparse 50x50 that had no verdict in 20 s in 0.1 s, but on 100x100 and 200x200
