@@ -534,3 +534,42 @@ fn the_puzzles_the_oracle_once_outran_get_a_verdict() {
         assert_eq!(verdicts, puzzles, "{args:?}: {}", run.stderr);
     }
 }
+
+#[test]
+fn a_maze_grid_over_the_full_region_pass_size_gets_a_verdict() {
+    // A 60x60 maze-like generated puzzle (3,600 cells: over the 2,500 up to which the region
+    // cuts also run as passes over every cell, so only the local region check and the
+    // incremental chains run) with half its clues blanked. A defect check, not a timing
+    // test: the bound is generous, so only a search that loops or lost its cuts fails it.
+    let generated = slink(
+        &[
+            "gen", "--rows", "60", "--cols", "60", "--seed", "5", "--shape", "maze",
+        ],
+        b"",
+    );
+    let text = generated.stdout_text();
+    let mut rng = Lcg(60);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for line in lines.iter_mut().skip(1).take(60) {
+        let cells: Vec<String> = line
+            .split_whitespace()
+            .map(|w| {
+                if rng.next(2) == 0 {
+                    ".".to_string()
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        *line = cells.join(" ");
+    }
+    let stream = format!("{}\n", lines.join("\n"));
+    for args in [
+        vec!["--timeout", "60", "--jobs", "1"],
+        vec!["--timeout", "60", "--jobs", "1", "--no-probing"],
+    ] {
+        let run = slink(&args, stream.as_bytes());
+        assert!(!run.stderr.contains("limit"), "{args:?}: {}", run.stderr);
+        assert_eq!(answered(&run), vec![1], "{args:?}: {}", run.stderr);
+    }
+}

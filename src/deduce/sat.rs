@@ -29,7 +29,11 @@
 //!
 //! The loop theory (`LoopTheory`) also cuts by regions of cell colours: inside cells
 //! walled off from each other by outside cells, or outside cells walled off from the border
-//! by inside cells, can be no answer; the lemma names the wall, not a whole loop.
+//! by inside cells, can be no answer; the lemma names the wall, not a whole loop. On any
+//! grid, a local check walks (a bounded number of cells) from the cells whose colour split
+//! a region; on grids of up to `REGION_CELLS` cells a pass over every cell runs now and then
+//! too. Chains of lines are kept incrementally (each end knows the other), so a line costs
+//! no walk along its chain unless a loop closes or an edge would close one.
 //!
 //! Budgets: each solver call is one search node and each conflict one more; the solver's
 //! stop callback checks the node budget and the deadline at every conflict and restart.
@@ -182,6 +186,49 @@ struct Region {
     border: bool,
 }
 
+/// Where a decision level of the loop theory starts.
+struct Level {
+    done: usize,
+    arena: usize,
+    cdone: usize,
+    insides: usize,
+    plog: usize,
+    mlog: usize,
+}
+
+/// Per lattice index: at each end of a chain of lines drawn on `board`, the other end
+/// (`u32::MAX` elsewhere).
+fn chain_ends(board: &Board) -> Vec<u32> {
+    let mut mate = vec![u32::MAX; board.len()];
+    for &e in board.trail() {
+        let e = e as usize;
+        if board.at(e) != LINE {
+            continue;
+        }
+        for start in board.edge_dots(e) {
+            if board.dot_lines(start) != 1 || mate[start] != u32::MAX {
+                continue;
+            }
+            let (mut edge, mut dot) = (e, start);
+            // Walk to the other end.
+            loop {
+                let [c, d] = board.edge_dots(edge);
+                dot = if c == dot { d } else { c };
+                let Some(f) = around(board, dot)
+                    .into_iter()
+                    .find(|&f| f != edge && board.at(f) == LINE)
+                else {
+                    break;
+                };
+                edge = f;
+            }
+            mate[start] = dot as u32;
+            mate[dot] = start as u32;
+        }
+    }
+    mate
+}
+
 /// The single-loop condition as a theory of the solver, on the edges and on the colours.
 ///
 /// Edges: whenever the edges on close a loop that cannot be the whole answer, the solver
@@ -203,10 +250,21 @@ struct LoopTheory<'a> {
     known_lines: usize,
     /// Clue cells with a positive clue.
     positive_clues: usize,
-    /// Per decision level: the trail length checked and the length of `kept.arena`.
-    levels: Vec<(usize, usize)>,
+    /// Per decision level: what to go back to (the trail checked, kept explanations, chains,
+    /// colours scanned).
+    levels: Vec<Level>,
     /// Trail length checked.
     done: usize,
+    /// Per edge variable: whether the check has taken the edge in as a line (so chains are
+    /// kept up to date incrementally, not walked at every line).
+    placed: Vec<bool>,
+    /// Per lattice index: at a dot with one line taken in (a chain end), the chain's other
+    /// end.
+    mate: Vec<u32>,
+    /// The edge variables taken in, in order (undone on backtracking).
+    plog: Vec<u32>,
+    /// Changes to `mate`, as (dot, old value) (undone on backtracking).
+    mlog: Vec<(u32, u32)>,
     walk: Vec<usize>,
     lemma: Vec<Lit>,
     cells: Vec<(usize, u8)>,
@@ -221,6 +279,23 @@ struct LoopTheory<'a> {
     regions: Vec<Region>,
     /// Partial checks since the last colour check.
     skipped: usize,
+    /// Trail length scanned for colours by the local region check.
+    cdone: usize,
+    /// The inside cells scanned, in trail order (truncated on backtracking).
+    insides: Vec<usize>,
+    /// Cells to walk from in the local region check, with the colour looked for (`true`:
+    /// inside, regions of cells not outside; `false`: outside, cells not inside).
+    pending: Vec<(usize, bool)>,
+    /// Per lattice index: the walk that last reached the cell.
+    seen: Vec<u32>,
+    /// Walks so far.
+    walks: u32,
+    /// Per lattice index: the local check (and colour) whose walk covered the cell.
+    covered: Vec<u32>,
+    /// Local checks so far.
+    epoch: u32,
+    /// The sides of a cell that its ring does not join.
+    split: Vec<usize>,
     /// Loops cut.
     cuts: u64,
     /// Edges set off because they would close a loop early.
@@ -241,6 +316,10 @@ impl<'a> LoopTheory<'a> {
             positive_clues,
             levels: Vec::new(),
             done: 0,
+            placed: vec![false; layout.edges.len()],
+            mate: chain_ends(board),
+            plog: Vec::new(),
+            mlog: Vec::new(),
             walk: Vec::new(),
             lemma: Vec::new(),
             cells: Vec::new(),
@@ -252,16 +331,34 @@ impl<'a> LoopTheory<'a> {
             wall: Vec::new(),
             regions: Vec::new(),
             skipped: 0,
+            cdone: 0,
+            insides: Vec::new(),
+            pending: Vec::new(),
+            seen: vec![0; board.len()],
+            walks: 0,
+            covered: vec![0; board.len()],
+            epoch: 0,
+            split: Vec::new(),
             cuts: 0,
             closures: 0,
         }
     }
 
-    fn on(&self, acts: &TheoryArg, e: usize) -> bool {
+    /// Whether edge `e` is a line taken in by the check: drawn before the search, or an edge
+    /// on whose place in its chain the check has recorded.
+    fn placed(&self, e: usize) -> bool {
         match self.layout.var_of[e] {
             u32::MAX => self.board.at(e) == LINE,
-            v => acts.value(self.layout.vars[v as usize]) == lbool::TRUE,
+            v => self.placed[v as usize],
         }
+    }
+
+    /// The lines taken in at dot `d` (see [`LoopTheory::placed`]).
+    fn degree(&self, d: usize) -> usize {
+        around(self.board, d)
+            .into_iter()
+            .filter(|&e| self.placed(e))
+            .count()
     }
 
     /// The literal "cell `c` is inside" (`None` off the grid: outside).
@@ -315,17 +412,11 @@ impl<'a> LoopTheory<'a> {
     /// Walks from `dot` away from `edge` along edges that are on, pushing them on `walk`;
     /// returns the dot where the chain ends (`Err(true)`: it came back to `stop`, a closed
     /// loop; `Err(false)`: a dot has more than two lines).
-    fn walk_from(
-        &mut self,
-        acts: &TheoryArg,
-        mut edge: usize,
-        mut dot: usize,
-        stop: usize,
-    ) -> Result<usize, bool> {
+    fn walk_from(&mut self, mut edge: usize, mut dot: usize, stop: usize) -> Result<usize, bool> {
         loop {
             let mut next = None;
             for f in around(self.board, dot) {
-                if f != edge && self.on(acts, f) {
+                if f != edge && self.placed(f) {
                     if next.is_some() {
                         return Err(false);
                     }
@@ -355,36 +446,44 @@ impl<'a> LoopTheory<'a> {
                 continue;
             }
             let e = self.layout.edges[v];
-            self.walk.clear();
-            self.walk.push(e);
             let [a, b] = self.board.edge_dots(e);
-            let y = match self.walk_from(acts, e, b, e) {
-                Ok(y) => y,
-                Err(true) => {
-                    // A closed loop.
-                    if self.alone_an_answer() {
-                        continue;
-                    }
-                    self.lemma.clear();
-                    for &f in &self.walk {
-                        let v = self.layout.var_of[f];
-                        if v != u32::MAX {
-                            self.lemma
-                                .push(Lit::new(self.layout.vars[v as usize], false));
-                        }
-                    }
-                    self.cuts += 1;
-                    // Not kept as a clause: the clause learnt from it is (keeping long loop lemmas
-                    // made the solver ten times slower).
-                    acts.raise_conflict(&self.lemma, false);
-                    return false;
+            let (da, db) = (self.degree(a), self.degree(b));
+            self.placed[v] = true;
+            self.plog.push(v as u32);
+            if da >= 2 || db >= 2 {
+                // A dot with three lines: the dot clauses refute it.
+                continue;
+            }
+            let x = if da == 0 { a } else { self.mate[a] as usize };
+            let y = if db == 0 { b } else { self.mate[b] as usize };
+            if x == b {
+                // A closed loop.
+                self.walk.clear();
+                self.walk.push(e);
+                if self.walk_from(e, b, e) != Err(true) {
+                    continue;
                 }
-                Err(false) => continue,
-            };
-            let x = match self.walk_from(acts, e, a, e) {
-                Ok(x) => x,
-                Err(_) => continue,
-            };
+                if self.alone_an_answer() {
+                    continue;
+                }
+                self.lemma.clear();
+                for &f in &self.walk {
+                    let v = self.layout.var_of[f];
+                    if v != u32::MAX {
+                        self.lemma
+                            .push(Lit::new(self.layout.vars[v as usize], false));
+                    }
+                }
+                self.cuts += 1;
+                // Not kept as a clause: the clause learnt from it is (keeping long loop lemmas
+                // made the solver ten times slower).
+                acts.raise_conflict(&self.lemma, false);
+                return false;
+            }
+            for (p, q) in [(x, y), (y, x)] {
+                self.mlog.push((p as u32, self.mate[p]));
+                self.mate[p] = q as u32;
+            }
             // The edge joining the chain's two ends, if they are neighbours.
             let Some(f) = around(self.board, x)
                 .into_iter()
@@ -394,6 +493,12 @@ impl<'a> LoopTheory<'a> {
             };
             let v = self.layout.var_of[f];
             if v == u32::MAX || acts.value(self.layout.vars[v as usize]) != lbool::UNDEF {
+                continue;
+            }
+            // The chain, walked only now that it is needed.
+            self.walk.clear();
+            self.walk.push(e);
+            if self.walk_from(e, b, e).is_err() || self.walk_from(e, a, e).is_err() {
                 continue;
             }
             self.walk.push(f);
@@ -574,8 +679,210 @@ impl<'a> LoopTheory<'a> {
         quiet
     }
 
+    /// A walk for the local region check from `seed` over the grid cells not of colour
+    /// `!want`, of at most `LOCAL_CELLS` cells, into `members` and `wall` (as
+    /// [`LoopTheory::regions`]). `None` when the region is bigger, meets a region found too
+    /// big or open in this check (`tag`), or (outside cells) reaches the border; else the
+    /// first cell of it of colour `want`, if any.
+    fn local_region(
+        &mut self,
+        acts: &TheoryArg,
+        seed: usize,
+        want: lbool,
+        tag: u32,
+    ) -> Option<Option<usize>> {
+        let s2 = 2 * self.board.stride();
+        self.members.clear();
+        self.wall.clear();
+        self.stack.clear();
+        self.walks = self.walks.wrapping_add(1);
+        let id = self.walks;
+        self.seen[seed] = id;
+        self.stack.push(seed);
+        let mut any = None;
+        let mut open = false;
+        'walk: while let Some(d) = self.stack.pop() {
+            self.members.push(d);
+            if self.covered[d] == tag || self.members.len() > LOCAL_CELLS {
+                open = true;
+                break;
+            }
+            if any.is_none() && self.colour(acts, d) == want {
+                any = Some(d);
+            }
+            for n in [d - s2, d + 2, d + s2, d - 2] {
+                if self.layout.colour_of[n] == u32::MAX {
+                    if want == lbool::FALSE {
+                        open = true;
+                        break 'walk;
+                    }
+                } else if self.colour(acts, n) == other(want) {
+                    if self.seen[n] != id {
+                        self.seen[n] = id;
+                        self.wall.push(n);
+                    }
+                } else if self.seen[n] != id {
+                    self.seen[n] = id;
+                    self.stack.push(n);
+                }
+            }
+        }
+        for &m in self.members.iter().chain(&self.stack) {
+            self.covered[m] = tag;
+        }
+        (!open).then_some(any)
+    }
+
+    /// The region cuts near the cells coloured since the last check: from each of them (and
+    /// the cells beside them), a walk of at most `LOCAL_CELLS` cells finds the regions small
+    /// enough to be closed off (the only ones that can have split or been walled off since),
+    /// so the cuts need no pass over the whole grid. `false` when it raised a conflict.
+    fn check_local(&mut self, acts: &mut TheoryArg) -> bool {
+        let Some(first) = self.layout.colours.first().map(|v| v.idx() as usize) else {
+            return true;
+        };
+        let s2 = 2 * self.board.stride();
+        while self.cdone < acts.model().len() {
+            let lit = acts.model()[self.cdone];
+            self.cdone += 1;
+            let v = lit.var().idx() as usize;
+            if v < first || v - first >= self.layout.cells.len() {
+                continue;
+            }
+            let c = self.layout.cells[v - first];
+            let inside = lit.sign();
+            if inside {
+                self.insides.push(c);
+            }
+            // The regions of cells not of `c`'s colour can have split only at `c`: walk from
+            // each side of `c` that the ring of its eight neighbours does not join to the
+            // others.
+            let colour = if inside { lbool::TRUE } else { lbool::FALSE };
+            let ring = [
+                c - s2,
+                c - s2 + 2,
+                c + 2,
+                c + s2 + 2,
+                c + s2,
+                c + s2 - 2,
+                c - 2,
+                c - s2 - 2,
+            ];
+            // Whether ring cell k belongs to the regions: not of `c`'s colour (off the grid:
+            // outside, and joined to the border).
+            let member = |k: usize| match self.layout.colour_of[ring[k]] {
+                u32::MAX => !inside,
+                u => acts.value(self.layout.colours[u as usize]) != colour,
+            };
+            let m: [bool; 8] = std::array::from_fn(member);
+            let Some(gap) = (0..8).find(|&k| !m[k]) else {
+                continue;
+            };
+            let mut sides = 0;
+            let mut run_side = None;
+            for j in 1..=8 {
+                let k = (gap + j) % 8;
+                if m[k] {
+                    if k % 2 == 0 && run_side.is_none() {
+                        run_side = Some(ring[k]);
+                    }
+                } else if let Some(n) = run_side.take() {
+                    sides += 1;
+                    self.split.push(n);
+                }
+            }
+            if sides >= 2 {
+                for &n in &self.split {
+                    if self.layout.colour_of[n] != u32::MAX {
+                        self.pending.push((n, !inside));
+                    }
+                }
+            }
+            self.split.clear();
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        while let Some((seed, inside)) = self.pending.pop() {
+            let tag = 2 * self.epoch + u32::from(inside);
+            let want = if inside { lbool::TRUE } else { lbool::FALSE };
+            if self.covered[seed] == tag
+                || self.colour(acts, seed) == other(want)
+                || (inside && self.insides.is_empty())
+            {
+                continue;
+            }
+            let Some(any) = self.local_region(acts, seed, want, tag) else {
+                continue;
+            };
+            let id = self.walks;
+            if inside {
+                // An inside cell not in this region.
+                let Some(&b) = self.insides.iter().find(|&&b| self.seen[b] != id) else {
+                    continue;
+                };
+                let b = self.inside(b).expect("a grid cell");
+                if let Some(a) = any {
+                    self.lemma.clear();
+                    self.lemma.push(!self.inside(a).expect("a grid cell"));
+                    self.lemma.push(!b);
+                    for &w in &self.wall {
+                        self.lemma.push(self.inside(w).expect("a grid cell"));
+                    }
+                    let lemma = std::mem::take(&mut self.lemma);
+                    acts.raise_conflict(&lemma, true);
+                    self.lemma = lemma;
+                    return false;
+                }
+                // Every cell of the region is outside: walled off from `b`.
+                let start = self.kept.arena.len() as u32;
+                self.kept.arena.push(b);
+                for &w in &self.wall {
+                    let w = self.inside(w).expect("a grid cell");
+                    self.kept.arena.push(!w);
+                }
+                let span = (start, self.kept.arena.len() as u32);
+                for j in 0..self.members.len() {
+                    let u = self.layout.colour_of[self.members[j]] as usize;
+                    self.kept.span[u] = span;
+                    if !acts.propagate(Lit::new(self.layout.colours[u], false)) {
+                        return false;
+                    }
+                }
+            } else {
+                if let Some(a) = any {
+                    self.lemma.clear();
+                    self.lemma.push(self.inside(a).expect("a grid cell"));
+                    for &w in &self.wall {
+                        self.lemma.push(!self.inside(w).expect("a grid cell"));
+                    }
+                    let lemma = std::mem::take(&mut self.lemma);
+                    acts.raise_conflict(&lemma, true);
+                    self.lemma = lemma;
+                    return false;
+                }
+                // Every cell of the region is inside: walled off from the border.
+                let start = self.kept.arena.len() as u32;
+                for &w in &self.wall {
+                    let w = self.inside(w).expect("a grid cell");
+                    self.kept.arena.push(w);
+                }
+                let span = (start, self.kept.arena.len() as u32);
+                for j in 0..self.members.len() {
+                    let u = self.layout.colour_of[self.members[j]] as usize;
+                    self.kept.span[u] = span;
+                    if !acts.propagate(Lit::new(self.layout.colours[u], true)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
     fn check(&mut self, acts: &mut TheoryArg, partial: bool) {
         if !self.check_edges(acts) {
+            return;
+        }
+        if !self.check_local(acts) {
             return;
         }
         let cells = self.layout.cells.len();
@@ -593,15 +900,21 @@ impl<'a> LoopTheory<'a> {
     }
 }
 
-/// Region cuts during the search (partial checks) on grids of at most this many cells;
-/// larger grids get none (on whole assignments only, they changed nothing on the grids
-/// and a blank 80x80 took minutes, a cut per island of cells). The colour check runs at one
+/// Full passes of the region cuts during the search (partial checks) on grids of at most
+/// this many cells; larger grids get only the local check (`LoopTheory::check_local`; full
+/// passes on whole assignments only changed nothing there, and a blank 80x80 took minutes,
+/// a cut per island of cells). The full pass runs at one
 /// partial check in as many as the grid has cells (a pass over every cell costs that much),
 /// so its cost per check is constant. Measured (docs/search.md): during the search they
 /// settle a sparse 50x50 that had no verdict in 20 s in 0.1 s, but on 100x100 and 200x200
 /// grids they made the search several times slower; checking more often (every third
 /// partial check on a 12x12) made the corpus without probing 40% slower.
 const REGION_CELLS: usize = 2500;
+
+/// The most cells a walk of the local region check visits (`LoopTheory::check_local`).
+/// Measured (docs/search.md): 16 missed the big islands of blob 200x200 grids, 1,024 made
+/// each check too slow; 64 took blob 200x200 at 70% blanked from 8-17 s to 5-6 s.
+const LOCAL_CELLS: usize = 64;
 
 impl Theory for LoopTheory<'_> {
     fn final_check(&mut self, acts: &mut TheoryArg) {
@@ -613,14 +926,29 @@ impl Theory for LoopTheory<'_> {
     }
 
     fn create_level(&mut self) {
-        self.levels.push((self.done, self.kept.arena.len()));
+        self.levels.push(Level {
+            done: self.done,
+            arena: self.kept.arena.len(),
+            cdone: self.cdone,
+            insides: self.insides.len(),
+            plog: self.plog.len(),
+            mlog: self.mlog.len(),
+        });
     }
 
     fn pop_levels(&mut self, n: usize) {
         let keep = self.levels.len() - n;
-        let (done, arena) = self.levels[keep];
-        self.done = done;
-        self.kept.arena.truncate(arena);
+        let l = &self.levels[keep];
+        self.done = l.done;
+        self.kept.arena.truncate(l.arena);
+        self.cdone = l.cdone;
+        self.insides.truncate(l.insides);
+        for v in self.plog.drain(l.plog..) {
+            self.placed[v as usize] = false;
+        }
+        for (d, old) in self.mlog.drain(l.mlog..).rev() {
+            self.mate[d as usize] = old;
+        }
         self.levels.truncate(keep);
     }
 
