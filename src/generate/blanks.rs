@@ -8,7 +8,8 @@
 //!   switched off, probing; never search) finishes it with the planted loop. The rules are
 //!   sound, so it has exactly that one solution, and a person can solve it without guessing;
 //! - [`Judge::Unique`]: the complete search proves the planted loop the only solution (the
-//!   `unique` module's incremental check on what deduction leaves, not the solver). A clue
+//!   `unique` module's incremental check, on what probing leaves when it finds a question
+//!   hard, not the solver). A clue
 //!   kept because its removal gave several solutions stays needed as more clues go (fewer
 //!   clues never remove a solution), so one pass leaves a *minimal* puzzle: removing any
 //!   orbit's clues gives several solutions;
@@ -54,10 +55,11 @@ pub(super) fn board_clues(board: &Board, rows: usize, cols: usize) -> Vec<u8> {
     clues
 }
 
-/// The conflicts the uniqueness check may spend after deduction without probing: most
-/// questions take a few dozen; the rare hard one is asked again after probing, which leaves
-/// the check far less to search (on 20x20 grids some took minutes without it).
-const CHEAP_CONFLICTS: u64 = 1000;
+/// The conflicts the uniqueness check may spend on its own: most questions take a few dozen;
+/// the rare hard one (about 1 in 100 on 30x30 grids) is asked again after probing, which
+/// leaves the check less to search. 1,000 sent three times as many to probing, each
+/// costing 0.1 s of deduction on a 30x30.
+const CHEAP_CONFLICTS: u64 = 3000;
 
 /// The first budget of the check after probing; when it runs out, a fresh instance (see
 /// `unique`) is asked with twice as much, and so on until it answers.
@@ -77,6 +79,8 @@ struct Blanking<'a> {
     unique: Option<UniqueCheck>,
     /// Fresh uniqueness checks made after one ran out of budget.
     tries: u32,
+    /// With [`Judge::Unique`]: the cells whose clue is settled (kept: `true`, blank: `false`).
+    settled: Vec<(usize, bool)>,
 }
 
 impl Blanking<'_> {
@@ -96,11 +100,16 @@ impl Blanking<'_> {
         }
         let saved: Vec<Option<u8>> = orbit.iter().map(|&c| self.puzzle.clues[c].take()).collect();
         if self.unique.is_some() {
-            let accepted = self.unique_without();
+            let accepted = self.unique_without(orbit);
             if !accepted {
                 for (&c, clue) in orbit.iter().zip(saved) {
                     self.puzzle.clues[c] = clue;
                 }
+            }
+            for &c in orbit {
+                self.settled.push((c, !accepted));
+                let check = self.unique.as_mut().expect("a uniqueness check");
+                check.settle(c, !accepted);
             }
             return accepted;
         }
@@ -135,19 +144,23 @@ impl Blanking<'_> {
     }
 
     /// With [`Judge::Unique`]: whether the planted loop is the only solution of the puzzle as
-    /// it is. Deduction first (the judge, which neither probes nor searches): when it
-    /// finishes, the rules being sound, the answer is unique; otherwise the uniqueness check
-    /// searches what it left, for at most [`CHEAP_CONFLICTS`]. Past that, probing deduces
-    /// more (the prober) and the check searches the rest, on fresh instances with growing
-    /// budgets until it answers. A second solution found is remembered.
-    fn unique_without(&mut self) -> bool {
-        let mut verdict = self.deduce_then_check(false, CHEAP_CONFLICTS);
+    /// it is (`orbit` just blanked). The uniqueness check first, alone, for at most
+    /// [`CHEAP_CONFLICTS`] (deduction first cost more than it saved: most questions take a
+    /// few dozen conflicts). Past that, probing deduces what it can (the prober) and the
+    /// check searches the rest, on fresh instances with growing budgets until it answers. A
+    /// second solution found is remembered.
+    fn unique_without(&mut self, orbit: &[usize]) -> bool {
+        let mut verdict = self.deduce_then_check(orbit, false, CHEAP_CONFLICTS);
         let mut budget = PROBED_CONFLICTS;
         while let Verdict::Unknown = verdict {
-            verdict = self.deduce_then_check(true, budget);
+            verdict = self.deduce_then_check(orbit, true, budget);
             if let Verdict::Unknown = verdict {
                 self.tries += 1;
-                self.unique = Some(UniqueCheck::new(self.solution, self.tries));
+                let mut fresh = UniqueCheck::new(self.solution, self.tries);
+                for &(c, present) in &self.settled {
+                    fresh.settle(c, present);
+                }
+                self.unique = Some(fresh);
                 budget = budget.saturating_mul(2);
             }
         }
@@ -161,13 +174,15 @@ impl Blanking<'_> {
         }
     }
 
-    /// Deduction (the judge, or with `probe` the prober) on the puzzle as it is, then the
-    /// uniqueness check on what it left, within `max_conflicts`.
-    fn deduce_then_check(&mut self, probe: bool, max_conflicts: u64) -> Verdict {
-        let solver = match (&mut self.prober, probe) {
-            (Some(prober), true) => &mut **prober,
-            _ => &mut *self.judge,
-        };
+    /// The uniqueness check on the puzzle as it is (`orbit` just blanked), within
+    /// `max_conflicts`; with `probe`, on what deduction with probing (the prober) left.
+    fn deduce_then_check(&mut self, orbit: &[usize], probe: bool, max_conflicts: u64) -> Verdict {
+        if !probe || self.prober.is_none() {
+            let check = self.unique.as_mut().expect("a uniqueness check");
+            let clues = &self.puzzle.clues;
+            return check.second(|c| clues[c].is_some(), orbit, None, Some(max_conflicts));
+        }
+        let solver = self.prober.as_deref_mut().expect("a prober");
         let attempt = solver.attempt(&self.puzzle);
         let (rows, cols) = (self.puzzle.rows, self.puzzle.cols);
         let verdict = match attempt.outcome {
@@ -180,7 +195,7 @@ impl Blanking<'_> {
                 // is not trusted and the check searches from scratch.
                 let deduced =
                     (!matches!(outcome, Outcome::Contradiction(_))).then_some(&attempt.board);
-                check.second(|c| clues[c].is_some(), deduced, Some(max_conflicts))
+                check.second(|c| clues[c].is_some(), orbit, deduced, Some(max_conflicts))
             }
         };
         solver.recycle(attempt.board);
@@ -240,6 +255,7 @@ pub fn blank_clues(
         others: Vec::new(),
         unique: (mode == Judge::Unique).then(|| UniqueCheck::new(solution, 0)),
         tries: 0,
+        settled: Vec::new(),
     };
     if no_adjacent_zeros {
         for &o in &order {
