@@ -229,10 +229,7 @@ pub fn describe(c: &Candidate) -> String {
     let given = match (given.is_empty(), c.premise_colours.is_empty()) {
         (_, true) => given,
         (true, false) => format!(", with {} as lettered", relations(&c.premise_colours)),
-        (false, false) => format!(
-            "{given}, and {} as lettered",
-            relations(&c.premise_colours)
-        ),
+        (false, false) => format!("{given}, and {} as lettered", relations(&c.premise_colours)),
     };
     let edges = match (
         lines(&c.conclusion, Glyph::Line),
@@ -248,7 +245,7 @@ pub fn describe(c: &Candidate) -> String {
         (true, r) => r,
         (false, r) => format!("{edges}, and {r},"),
     };
-    let verb = if c.conclusion.len() + c.conclusion_colours.len() == 1 {
+    let verb = if c.conclusion.len() == 1 && c.conclusion_colours.is_empty() {
         "follows"
     } else {
         "follow"
@@ -328,9 +325,8 @@ pub fn examples(rule: &Rule, c: &Candidate) -> Option<(Example, Example)> {
 fn colour_examples(rule: &Rule, c: &Candidate) -> Option<(Example, Example)> {
     let (rows, cols) = (c.rows + 2, c.cols + 2);
     let shift = Pos::new(2, 2);
-    let on_border = |p: Pos| {
-        p.y == 0 || p.x == 0 || p.y == 2 * rows as i32 || p.x == 2 * cols as i32
-    };
+    let on_border =
+        |p: Pos| p.y == 0 || p.x == 0 || p.y == 2 * rows as i32 || p.x == 2 * cols as i32;
     let moved = |f: &Fact| Fact {
         at: f.at + shift,
         glyph: f.glyph,

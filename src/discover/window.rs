@@ -162,12 +162,17 @@ impl Window {
                     continue;
                 }
                 let edge = Pos::new((q.y + self.block[i].y) / 2, (q.x + self.block[i].x) / 2);
-                let e = self.edge_index(edge).expect("an edge between block cells is a window edge");
+                let e = self
+                    .edge_index(edge)
+                    .expect("an edge between block cells is a window edge");
                 paths[j] = Some(here | 1 << e);
                 queue.insert(0, j);
             }
         }
-        paths.into_iter().map(|p| p.expect("the block is connected")).collect()
+        paths
+            .into_iter()
+            .map(|p| p.expect("the block is connected"))
+            .collect()
     }
 
     /// Number of edges.
