@@ -150,7 +150,7 @@ fn pruned_picks_weigh_what_rules_ablate_finds_they_weigh() {
             "--window",
             "2x2:2",
             "--clues",
-            "3.",
+            "23.",
             "--corpus",
             corpus.to_str().unwrap(),
             "--keep",
