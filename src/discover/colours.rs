@@ -596,8 +596,11 @@ mod tests {
         let want = found.iter().any(|c| {
             c.premise_colours.len() == 1
                 && c.premise.iter().all(|f| !f.at.is_edge())
-                && c.conclusion.len() == 2
-                && c.conclusion.iter().all(|f| f.glyph == Glyph::Line)
+                && c.conclusion
+                    .iter()
+                    .filter(|f| f.glyph == Glyph::Line)
+                    .count()
+                    == 2
                 && {
                     let (a, b, d) = c.premise_colours[0];
                     !d && {
