@@ -35,6 +35,12 @@ pub struct DiscoverArgs {
     /// without their own `:K`.
     #[arg(long, value_name = "K", default_value_t = 3)]
     pub max_facts: usize,
+    /// Discover rules with colour letters: premises hold up to K colour facts (two ring cells
+    /// of the window, at most two cells apart, on the same or opposite sides of the loop) as
+    /// well as lines and crosses, and conclusions may relate cells. Only rules with a colour
+    /// fact are kept; K is at most 2.
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2), conflicts_with = "no_colouring")]
+    pub colours: u8,
     /// Derive with the local laws only: no rule that needs the answer to be one loop.
     #[arg(long)]
     pub no_single_loop: bool,
@@ -196,6 +202,7 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
                 .collect(),
             alphabet: args.clues.0.clone(),
             single_loop: !args.no_single_loop,
+            colours: usize::from(args.colours),
         },
         level: args.level,
         keep: args.keep,
@@ -224,7 +231,8 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
             .iter()
             .map(|w| format!("{}x{}", w.rows, w.cols))
             .collect();
-        format!("window-{}.rules", sizes.join("-"))
+        let colours = if args.colours > 0 { "-colours" } else { "" };
+        format!("window-{}{colours}.rules", sizes.join("-"))
     });
     let path = args.out.join(&file);
     let existing = if args.force {
@@ -296,6 +304,9 @@ fn header(args: &DiscoverArgs) -> String {
         "slink rules discover {windows}--clues {alphabet} --max-facts {} --level {} --keep {}",
         args.max_facts, args.level, args.keep
     );
+    if args.colours > 0 {
+        let _ = write!(command, " --colours {}", args.colours);
+    }
     if args.no_single_loop {
         command.push_str(" --no-single-loop");
     }

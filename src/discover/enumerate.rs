@@ -50,6 +50,9 @@ pub struct Options {
     pub alphabet: Vec<Option<u8>>,
     /// Derive with the single-loop law too (rules that need it are marked).
     pub single_loop: bool,
+    /// The most colour facts in a premise; above 0, only candidates with colour facts (in
+    /// the premise or the conclusion) are enumerated (see [`super::colours`]).
+    pub colours: usize,
 }
 
 /// A sound local deduction: premise and conclusion on a box's window.
@@ -66,6 +69,10 @@ pub struct Candidate {
     pub conclusion: Vec<Fact>,
     /// Whether the conclusion needs the single-loop law.
     pub single_loop: bool,
+    /// Colour relations that must hold: (cell, cell, on opposite sides), sorted.
+    pub premise_colours: Vec<(Pos, Pos, bool)>,
+    /// Colour relations that follow, each between cells of the box or the ring around it.
+    pub conclusion_colours: Vec<(Pos, Pos, bool)>,
 }
 
 impl Candidate {
@@ -88,6 +95,11 @@ impl Candidate {
             if f.at.is_edge() {
                 dots.extend(f.at.edge_dots().into_iter().filter(|&d| !inside(d)));
             }
+        }
+        // A lettered cell has its four corners drawn.
+        for &(a, b, _) in self.premise_colours.iter().chain(&self.conclusion_colours) {
+            dots.extend(a.corners());
+            dots.extend(b.corners());
         }
         dots.sort();
         dots.dedup();
@@ -113,6 +125,25 @@ pub fn boxes(rows: usize, cols: usize) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// The edge facts of two masks, in lattice order.
+pub fn edge_facts(window: &Window, edges: Edges) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    for (i, &at) in window.edges.iter().enumerate() {
+        if edges.lines >> i & 1 == 1 {
+            facts.push(Fact {
+                at,
+                glyph: Glyph::Line,
+            });
+        } else if edges.crosses >> i & 1 == 1 {
+            facts.push(Fact {
+                at,
+                glyph: Glyph::Cross,
+            });
+        }
+    }
+    facts
 }
 
 /// One box's laws and the clue placements to enumerate in it.
@@ -191,7 +222,7 @@ fn placements(window: &Window, alphabet: &[Option<u8>]) -> Vec<Placement> {
 }
 
 /// The placement a symmetry makes of `p`.
-fn image(p: &Placement, s: &BoxSymmetry) -> Placement {
+pub fn image(p: &Placement, s: &BoxSymmetry) -> Placement {
     let mut out = vec![None; p.len()];
     for (i, &clue) in p.iter().enumerate() {
         out[s.cells[i] as usize] = clue;
@@ -431,6 +462,8 @@ impl<'a> Task<'a> {
             premise: premise_facts,
             conclusion: edge_facts(new),
             single_loop,
+            premise_colours: Vec::new(),
+            conclusion_colours: Vec::new(),
         }
     }
 }
@@ -448,6 +481,7 @@ mod tests {
             }],
             alphabet: alphabet.to_vec(),
             single_loop: false,
+            colours: 0,
         };
         enumerate(&plan(&options), &|| {})
     }
@@ -463,6 +497,7 @@ mod tests {
             windows: vec![shape(2, 2, 4), shape(3, 2, 2)],
             alphabet: vec![Some(3)],
             single_loop: false,
+            colours: 0,
         };
         let bounds: Vec<(usize, usize, usize)> = plan(&options)
             .iter()
@@ -482,6 +517,7 @@ mod tests {
                 windows: vec![shape(1, 1, 2), shape(1, 2, 1)],
                 alphabet: vec![Some(3), None],
                 single_loop: false,
+                colours: 0,
             }),
             &|| {},
         );

@@ -13,6 +13,7 @@
 //!    before it is kept;
 //! 5. [`rulefile`]: names, descriptions and pictures, written as one rule file.
 
+pub mod colours;
 pub mod enumerate;
 pub mod laws;
 pub mod matcher;
@@ -140,7 +141,11 @@ fn enumerate_stage(
     let jobs = enumerate::plan(&settings.enumerate);
     report.placements = jobs.iter().map(|j| j.placements.len()).sum();
     let stage = progress.stage("enumerate", report.placements);
-    let candidates = enumerate::enumerate(&jobs, &|| stage.tick());
+    let candidates = if settings.enumerate.colours > 0 {
+        colours::enumerate(&jobs, settings.enumerate.colours, &|| stage.tick())
+    } else {
+        enumerate::enumerate(&jobs, &|| stage.tick())
+    };
     stage.done();
     report.candidates = candidates.len();
     candidates
@@ -271,16 +276,17 @@ fn rank_on_corpus(
     let (solved_before, decided_before) = scorer.totals();
     let rules: Vec<Rule> = pool.iter().map(|(_, r)| r.clone()).collect();
     let stage = progress.stage("score", rules.len());
-    let picks = rank::select(
-        &mut scorer,
-        &rules,
-        settings.keep + settings.overshoot,
-        sound,
-        &|scored, picked| {
-            stage.set(scored);
-            stage.note(format!("{picked} picked"));
-        },
-    );
+    let tick = |scored, picked| {
+        stage.set(scored);
+        stage.note(format!("{picked} picked"));
+    };
+    let want = settings.keep + settings.overshoot;
+    // Rules with colour letters are scored by solving afresh (the plain matcher reads edges).
+    let picks = if settings.enumerate.colours > 0 {
+        rank::select_full(&mut scorer, &rules, want, sound, &tick)
+    } else {
+        rank::select(&mut scorer, &rules, want, sound, &tick)
+    };
     stage.done();
     report.pruned = settings.overshoot > 0;
     let picks = if settings.overshoot > 0 && picks.len() > settings.keep {
@@ -383,6 +389,7 @@ mod tests {
                 }],
                 alphabet: vec![Some(1), Some(2), Some(3), None],
                 single_loop: true,
+                colours: 0,
             },
             level: 3,
             keep: 1000,

@@ -402,6 +402,41 @@ impl Scorer {
 }
 
 impl Scorer {
+    /// Puzzles deduction has not finished yet.
+    fn unsolved(&self) -> Vec<usize> {
+        (0..self.puzzles.len())
+            .filter(|&i| !self.fixpoints[i].solved)
+            .collect()
+    }
+
+    /// What adding a rule gains, by solving every unfinished puzzle afresh with it in the
+    /// set (one thread): for rules with colour letters, which the plain matcher cannot read.
+    pub fn gain_full(&self, rule: &Rule) -> Gain {
+        let mut set = self.set.clone();
+        set.rules.push(rule.clone());
+        let mut solver = Solver::with_options(RuleBook::new(set), self.options);
+        let mut gain = Gain::default();
+        for i in self.unsolved() {
+            let (board, outcome) = solver.solve(&self.puzzles[i]);
+            gain.edges += self.fixpoints[i].unknown.saturating_sub(board.unknown());
+            gain.puzzles += usize::from(matches!(outcome, Outcome::Solved));
+        }
+        gain
+    }
+
+    /// Adds a rule to the set, solving every unfinished puzzle afresh with it (in parallel).
+    pub fn add_full(&mut self, rule: Rule) {
+        self.set.rules.push(rule);
+        self.book = RuleBook::new(self.set.clone());
+        let which = self.unsolved();
+        let solved = self.solve(&which);
+        for (&i, (board, fixpoint)) in which.iter().zip(solved) {
+            self.boards[i] = board;
+            self.fixpoints[i] = fixpoint;
+        }
+        self.compile();
+    }
+
     /// The rule set the scorer started from, without the rules added since.
     pub fn set_without_picks(&self) -> RuleSet {
         let mut set = self.set.clone();
@@ -699,6 +734,67 @@ pub fn select(
             // Nothing gains now: whatever the last picks changed may wake something still.
             wake(scorer, &patterns, &mut unwoken, &mut idle, &mut heap, round);
         }
+    }
+    picks
+}
+
+/// Picks up to `keep` candidates greedily like [`select`], scoring each by solving the
+/// unfinished puzzles afresh with it ([`Scorer::gain_full`]): slower, but it reads colour
+/// letters. Lazy: a stale score on top is recomputed before it is trusted.
+pub fn select_full(
+    scorer: &mut Scorer,
+    candidates: &[Rule],
+    keep: usize,
+    accept: &dyn Fn(usize) -> bool,
+    tick: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Pick> {
+    let scored = AtomicUsize::new(0);
+    let first: Vec<Gain> = candidates
+        .par_iter()
+        .map(|r| {
+            let g = scorer.gain_full(r);
+            tick(scored.fetch_add(1, Ordering::Relaxed) + 1, 0);
+            g
+        })
+        .collect();
+    let mut heap: BinaryHeap<(Gain, usize, Reverse<usize>)> = first
+        .into_iter()
+        .enumerate()
+        .filter(|(_, g)| g.edges > 0)
+        .map(|(i, g)| (g, 0, Reverse(i)))
+        .collect();
+    let (mut round, mut picks) = (0, Vec::new());
+    let batch = 2 * rayon::current_num_threads();
+    while picks.len() < keep {
+        let mut stale = Vec::new();
+        while stale.len() < batch && heap.peek().is_some_and(|&(_, at, _)| at != round) {
+            let Some((_, _, Reverse(i))) = heap.pop() else {
+                break;
+            };
+            stale.push(i);
+        }
+        if !stale.is_empty() {
+            let rescored: Vec<(usize, Gain)> = stale
+                .into_par_iter()
+                .map(|i| (i, scorer.gain_full(&candidates[i])))
+                .collect();
+            for (i, g) in rescored {
+                if g.edges > 0 {
+                    heap.push((g, round, Reverse(i)));
+                }
+            }
+            continue;
+        }
+        let Some((gain, _, Reverse(i))) = heap.pop() else {
+            break;
+        };
+        if !accept(i) {
+            continue;
+        }
+        picks.push(Pick { candidate: i, gain });
+        scorer.add_full(candidates[i].clone());
+        round += 1;
+        tick(scored.load(Ordering::Relaxed), picks.len());
     }
     picks
 }

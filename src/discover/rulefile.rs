@@ -9,9 +9,9 @@
 use super::enumerate::Candidate;
 use super::matcher::{Pattern, Sketch};
 use crate::geometry::Pos;
-use crate::rules::examples::run_example;
+use crate::rules::examples::{Outcome, run_example};
 use crate::rules::expand::expand_rule;
-use crate::rules::{Example, Fact, Glyph, Rule, write};
+use crate::rules::{Colour, Example, Fact, Glyph, Rule, write};
 use std::fmt::Write;
 
 /// The file name rules are given before they are written.
@@ -29,10 +29,111 @@ pub fn bare_rule(c: &Candidate, name: &str, level: u32) -> Rule {
         dots: c.dots(),
         premise: c.premise.clone(),
         conclusion: c.conclusion.clone(),
-        premise_colours: Vec::new(),
-        conclusion_colours: Vec::new(),
+        premise_colours: letters(c).0,
+        conclusion_colours: letters(c).1,
         examples: Vec::new(),
     }
+}
+
+/// The colour letters of a candidate's premise and conclusion: one letter per class of
+/// related premise cells (lower case on its first cell, upper case on the cells across), and
+/// the conclusion's relations as premise letters on new cells or new letters.
+pub fn letters(c: &Candidate) -> (Vec<Colour>, Vec<Colour>) {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwyz";
+    let mut next = 0;
+    let mut fresh = || {
+        let l = ALPHABET[next % ALPHABET.len()];
+        next += 1;
+        l
+    };
+    // Premise classes: a cell takes the letter of the first related cell lettered.
+    let mut premise: Vec<Colour> = Vec::new();
+    let mut rels = c.premise_colours.clone();
+    while !rels.is_empty() {
+        let before = rels.len();
+        rels.retain(|&(a, b, d)| {
+            let la = premise.iter().find(|g| g.at == a).copied();
+            let lb = premise.iter().find(|g| g.at == b).copied();
+            match (la, lb) {
+                (Some(_), Some(_)) => false,
+                (Some(g), None) => {
+                    premise.push(Colour {
+                        at: b,
+                        letter: g.letter,
+                        upper: g.upper ^ d,
+                    });
+                    false
+                }
+                (None, Some(g)) => {
+                    premise.push(Colour {
+                        at: a,
+                        letter: g.letter,
+                        upper: g.upper ^ d,
+                    });
+                    false
+                }
+                (None, None) => true,
+            }
+        });
+        if rels.len() == before {
+            let (a, b, d) = rels.remove(0);
+            let letter = fresh();
+            premise.push(Colour {
+                at: a,
+                letter,
+                upper: false,
+            });
+            premise.push(Colour {
+                at: b,
+                letter,
+                upper: d,
+            });
+        }
+    }
+    let mut conclusion: Vec<Colour> = Vec::new();
+    for &(a, b, d) in &c.conclusion_colours {
+        let known = |p: Pos, conclusion: &[Colour]| {
+            premise
+                .iter()
+                .chain(conclusion)
+                .find(|g| g.at == p)
+                .copied()
+        };
+        match (known(a, &conclusion), known(b, &conclusion)) {
+            (Some(_), Some(_)) => {}
+            (Some(g), None) => conclusion.push(Colour {
+                at: b,
+                letter: g.letter,
+                upper: g.upper ^ d,
+            }),
+            (None, Some(g)) => conclusion.push(Colour {
+                at: a,
+                letter: g.letter,
+                upper: g.upper ^ d,
+            }),
+            (None, None) => {
+                let letter = fresh();
+                conclusion.push(Colour {
+                    at: a,
+                    letter,
+                    upper: false,
+                });
+                conclusion.push(Colour {
+                    at: b,
+                    letter,
+                    upper: d,
+                });
+            }
+        }
+    }
+    premise.sort();
+    conclusion.sort();
+    (premise, conclusion)
+}
+
+/// Whether a candidate has colour facts.
+fn coloured(c: &Candidate) -> bool {
+    !c.premise_colours.is_empty() || !c.conclusion_colours.is_empty()
 }
 
 fn number(n: usize) -> String {
@@ -73,7 +174,28 @@ pub fn base_name(c: &Candidate) -> String {
     } else {
         clues.join("-")
     };
-    format!("{what}-{}x{}", c.rows, c.cols)
+    let colour = if coloured(c) { "-colour" } else { "" };
+    format!("{what}-{}x{}{colour}", c.rows, c.cols)
+}
+
+/// "two cells on the same side", "a cell on each side", for colour relations.
+fn relations(rels: &[(Pos, Pos, bool)]) -> String {
+    let same = rels.iter().filter(|r| !r.2).count();
+    let apart = rels.len() - same;
+    let pairs = |n: usize, how: &str| match n {
+        1 => format!("two cells on {how}"),
+        n => format!("{} pairs of cells on {how}", number(n)),
+    };
+    match (same, apart) {
+        (0, 0) => String::new(),
+        (s, 0) => pairs(s, "the same side"),
+        (0, a) => pairs(a, "opposite sides"),
+        (s, a) => format!(
+            "{} and {}",
+            pairs(s, "the same side"),
+            pairs(a, "opposite sides")
+        ),
+    }
 }
 
 /// One line in words: the premise (clues, window, given lines and crosses) and what follows.
@@ -104,15 +226,26 @@ pub fn describe(c: &Candidate) -> String {
             count(x, "cross")
         ),
     };
-    let follows = match (
+    let given = match (given.is_empty(), c.premise_colours.is_empty()) {
+        (_, true) => given,
+        (true, false) => format!(", with {} as lettered", relations(&c.premise_colours)),
+        (false, false) => format!("{given}, and {} as lettered", relations(&c.premise_colours)),
+    };
+    let edges = match (
         lines(&c.conclusion, Glyph::Line),
         lines(&c.conclusion, Glyph::Cross),
     ) {
+        (0, 0) => String::new(),
         (l, 0) => count(l, "line"),
         (0, x) => count(x, "cross"),
         (l, x) => format!("{} and {}", count(l, "line"), count(x, "cross")),
     };
-    let verb = if c.conclusion.len() == 1 {
+    let follows = match (edges.is_empty(), relations(&c.conclusion_colours)) {
+        (_, r) if r.is_empty() => edges,
+        (true, r) => r,
+        (false, r) => format!("{edges}, and {r},"),
+    };
+    let verb = if c.conclusion.len() == 1 && c.conclusion_colours.is_empty() {
         "follows"
     } else {
         "follow"
@@ -127,6 +260,9 @@ pub fn describe(c: &Candidate) -> String {
 
 /// A must-fire example and a quiet board for a rule, both checked with the engine.
 pub fn examples(rule: &Rule, c: &Candidate) -> Option<(Example, Example)> {
+    if coloured(c) {
+        return colour_examples(rule, c);
+    }
     let pattern = Pattern::new(expand_rule(0, rule));
     for margin in 1..=2 {
         let rows = c.rows + 2 * margin;
@@ -180,6 +316,93 @@ pub fn examples(rule: &Rule, c: &Candidate) -> Option<(Example, Example)> {
     None
 }
 
+/// The examples of a rule with colour letters. The board is the block (the box and one cell
+/// all round), the premise drawn on it; each premise letter's cells, all on the board's
+/// border, are related through the outside: a cross on a border side for a cell outside, a
+/// line for one inside. The `gives` board is what the engine makes of it, with the
+/// conclusion's letters; the quiet board leaves out one premise fact (a letter's cell: its
+/// border side).
+fn colour_examples(rule: &Rule, c: &Candidate) -> Option<(Example, Example)> {
+    let (rows, cols) = (c.rows + 2, c.cols + 2);
+    let shift = Pos::new(2, 2);
+    let on_border =
+        |p: Pos| p.y == 0 || p.x == 0 || p.y == 2 * rows as i32 || p.x == 2 * cols as i32;
+    let moved = |f: &Fact| Fact {
+        at: f.at + shift,
+        glyph: f.glyph,
+    };
+    let base: Vec<Fact> = c.premise.iter().map(moved).collect();
+    let mut letters = rule.premise_colours.clone();
+    letters.extend(rule.conclusion_colours.iter().copied());
+    let gives_colours: Vec<Colour> = letters
+        .iter()
+        .map(|g| Colour {
+            at: g.at + shift,
+            ..*g
+        })
+        .collect();
+    for flip in [false, true] {
+        // Each premise-lettered cell's border side: a line when it is inside.
+        let sides: Vec<(Pos, Fact)> = rule
+            .premise_colours
+            .iter()
+            .filter_map(|g| {
+                let cell = g.at + shift;
+                let side = cell.around().into_iter().find(|&e| on_border(e))?;
+                let inside = g.upper ^ flip;
+                let glyph = if inside { Glyph::Line } else { Glyph::Cross };
+                Some((cell, Fact { at: side, glyph }))
+            })
+            .collect();
+        if sides.len() != rule.premise_colours.len() {
+            return None;
+        }
+        let mut board = base.clone();
+        board.extend(sides.iter().map(|s| s.1));
+        let mut example = Example {
+            line: 0,
+            rows,
+            cols,
+            board: board.clone(),
+            gives: Some(board.clone()),
+            gives_colours: gives_colours.clone(),
+        };
+        let got = match run_example(rule, &example) {
+            Outcome::Passed => board.clone(),
+            Outcome::WrongResult { got, .. } => got,
+            _ => continue,
+        };
+        example.gives = Some(got);
+        if !run_example(rule, &example).passed() {
+            continue;
+        }
+        // Near misses: a letter's cell left unrelated, then a line or cross, then a clue.
+        let mut nears: Vec<Vec<Fact>> = Vec::new();
+        for (_, side) in &sides {
+            nears.push(board.iter().copied().filter(|f| f != side).collect());
+        }
+        let mut order: Vec<usize> = (0..base.len()).collect();
+        order.sort_by_key(|&i| matches!(base[i].glyph, Glyph::Clue(_)));
+        for i in order {
+            nears.push(board.iter().copied().filter(|f| *f != base[i]).collect());
+        }
+        for near in nears {
+            let quiet = Example {
+                line: 0,
+                rows,
+                cols,
+                board: near,
+                gives: None,
+                gives_colours: Vec::new(),
+            };
+            if run_example(rule, &quiet).passed() {
+                return Some((example, quiet));
+            }
+        }
+    }
+    None
+}
+
 /// The text of one rule: header, pictures and examples (written by [`crate::rules::write`]);
 /// `comment` (without `#`) goes above it, and a note above its quiet board.
 pub fn rule_text(rule: &Rule, comment: &str) -> String {
@@ -203,7 +426,6 @@ pub fn rule_text(rule: &Rule, comment: &str) -> String {
 mod tests {
     use super::*;
     use crate::rules::RuleSet;
-    use crate::rules::examples::Outcome;
 
     fn fact(y: i32, x: i32, glyph: Glyph) -> Fact {
         Fact {
@@ -224,6 +446,8 @@ mod tests {
                 fact(2, 1, Glyph::Cross),
             ],
             single_loop: false,
+            premise_colours: Vec::new(),
+            conclusion_colours: Vec::new(),
         }
     }
 

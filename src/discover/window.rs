@@ -35,6 +35,16 @@ pub struct Window {
     /// For each side (top, bottom, left, right) that can be cut off: the edges and cells that
     /// the box without that row or column of cells still holds in its window.
     pub sub_windows: Vec<(u64, Vec<bool>)>,
+    /// The cells whose colour the window's edges relate: the box's cells and the ring of
+    /// cells around it (every cell touching a box dot), row by row. Every edge between two of
+    /// them is a window edge, and they enclose exactly the box's dots.
+    pub block: Vec<Pos>,
+    /// For each block cell, the window edges crossed on a path from the first block cell to
+    /// it: the two cells are on opposite sides of the loop exactly when an odd number of
+    /// them are lines (every box dot has 0 or 2 lines, so any path gives the same parity).
+    pub block_paths: Vec<u64>,
+    /// For each entry of `sub_windows`, which block cells the cut box's block still holds.
+    pub sub_blocks: Vec<Vec<bool>>,
 }
 
 /// A symmetry of a box, as permutations of its edges and cells.
@@ -44,6 +54,8 @@ pub struct BoxSymmetry {
     pub edges: Vec<u8>,
     /// Cell `i` goes to cell `cells[i]`.
     pub cells: Vec<u8>,
+    /// Block cell `i` goes to block cell `block[i]`.
+    pub block: Vec<u8>,
 }
 
 impl BoxSymmetry {
@@ -95,7 +107,13 @@ impl Window {
             .iter()
             .map(|e| e.edge_dots().map(dot_number))
             .collect();
+        let block: Vec<Pos> = (-1..=rows as i32)
+            .flat_map(|r| (-1..=cols as i32).map(move |c| Pos::new(2 * r + 1, 2 * c + 1)))
+            .collect();
         let mut window = Window {
+            block_paths: Vec::new(),
+            sub_blocks: Vec::new(),
+            block,
             rows,
             cols,
             dot_count: all_dots.len(),
@@ -107,9 +125,54 @@ impl Window {
             symmetries: Vec::new(),
             sub_windows: Vec::new(),
         };
+        window.block_paths = window.paths();
         window.symmetries = window.box_symmetries();
         window.sub_windows = window.cut_sides();
+        window.sub_blocks = window.cut_blocks();
         Some(window)
+    }
+
+    /// The number of a cell of the block.
+    pub fn block_index(&self, p: Pos) -> Option<usize> {
+        self.block.iter().position(|&c| c == p)
+    }
+
+    /// Whether block cell `i` is in the ring (not a cell of the box).
+    pub fn in_ring(&self, i: usize) -> bool {
+        self.cell_index(self.block[i]).is_none()
+    }
+
+    /// The edges whose lines say whether two block cells are on opposite sides (an odd
+    /// number of lines) or the same side.
+    pub fn relation_mask(&self, i: usize, j: usize) -> u64 {
+        self.block_paths[i] ^ self.block_paths[j]
+    }
+
+    /// A path from the first block cell to each block cell, breadth first across the window
+    /// edges between block cells.
+    fn paths(&self) -> Vec<u64> {
+        let mut paths: Vec<Option<u64>> = vec![None; self.block.len()];
+        paths[0] = Some(0);
+        let mut queue = vec![0usize];
+        while let Some(i) = queue.pop() {
+            let here = paths[i].expect("reached");
+            for (j, &q) in self.block.iter().enumerate() {
+                let d = q - self.block[i];
+                if paths[j].is_some() || d.y.abs() + d.x.abs() != 2 {
+                    continue;
+                }
+                let edge = Pos::new((q.y + self.block[i].y) / 2, (q.x + self.block[i].x) / 2);
+                let e = self
+                    .edge_index(edge)
+                    .expect("an edge between block cells is a window edge");
+                paths[j] = Some(here | 1 << e);
+                queue.insert(0, j);
+            }
+        }
+        paths
+            .into_iter()
+            .map(|p| p.expect("the block is connected"))
+            .collect()
     }
 
     /// Number of edges.
@@ -207,17 +270,41 @@ impl Window {
                 })
                 .collect();
             // A bijection of the edges: the box lands on itself (a long box turned a quarter does not).
-            if let (Some(edges), Some(cells)) = (edges, cells) {
-                out.push(BoxSymmetry { edges, cells });
+            let block: Option<Vec<u8>> = self
+                .block
+                .iter()
+                .map(|&c| {
+                    self.block_index(self.map_point(symmetry, c))
+                        .map(|i| i as u8)
+                })
+                .collect();
+            if let (Some(edges), Some(cells), Some(block)) = (edges, cells, block) {
+                out.push(BoxSymmetry {
+                    edges,
+                    cells,
+                    block,
+                });
             }
         }
         out
     }
 
-    /// The windows of the box with one side's row or column of cells cut off.
-    fn cut_sides(&self) -> Vec<(u64, Vec<bool>)> {
+    /// For each cut of [`Window::cut_sides`], the block cells the cut box's block holds.
+    fn cut_blocks(&self) -> Vec<Vec<bool>> {
+        self.cuts()
+            .into_iter()
+            .map(|((y0, y1), (x0, x1))| {
+                self.block
+                    .iter()
+                    .map(|c| (y0 - 1..=y1 + 1).contains(&c.y) && (x0 - 1..=x1 + 1).contains(&c.x))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// (dot rows kept, dot columns kept) for top, bottom, left and right cut off.
+    fn cuts(&self) -> Vec<((i32, i32), (i32, i32))> {
         let (h, w) = (2 * self.rows as i32, 2 * self.cols as i32);
-        // (dot rows kept, dot columns kept) for top, bottom, left and right cut off.
         let mut cuts = Vec::new();
         if self.rows > 0 {
             cuts.push(((2, h), (0, w)));
@@ -227,7 +314,13 @@ impl Window {
             cuts.push(((0, h), (2, w)));
             cuts.push(((0, h), (0, w - 2)));
         }
-        cuts.into_iter()
+        cuts
+    }
+
+    /// The windows of the box with one side's row or column of cells cut off.
+    fn cut_sides(&self) -> Vec<(u64, Vec<bool>)> {
+        self.cuts()
+            .into_iter()
             .map(|((y0, y1), (x0, x1))| {
                 let kept = |d: Pos| (y0..=y1).contains(&d.y) && (x0..=x1).contains(&d.x);
                 let edges = self
