@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::answers::nth_puzzle;
+
 use common::{TempDir, data, root, slink};
 
 /// A copy of the built-in rule set with `use parity` added.
@@ -63,20 +65,6 @@ fn parity_finishes_puzzles_the_edge_rules_leave_and_no_parity_switches_it_off() 
     );
     // With colouring it still adds (the figures are in docs/rules.md).
     assert!(stuck(&["--rules", r]) <= stuck(&["--rules", r, "--no-parity"]));
-}
-
-/// The puzzle of a corpus file at `index` (0-based), as text of its own.
-fn nth_puzzle(text: &str, index: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut at = 0;
-    for k in 0.. {
-        let rows: usize = lines[at].split(' ').next().unwrap().parse().unwrap();
-        if k == index {
-            return lines[at..=at + rows].join("\n") + "\n0 0\n";
-        }
-        at += rows + 1;
-    }
-    unreachable!()
 }
 
 #[test]

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::answers::nth_puzzle;
+
 use common::{TempDir, data, slink};
 use serde_json::Value;
 
@@ -49,20 +51,6 @@ fn with_no_rules_colouring_and_regions_deduce_nothing_from_clues() {
         puzzles += 1;
     }
     assert!(puzzles > 0, "{}", run.stderr);
-}
-
-/// The puzzle of a corpus at `index` (0-based), as text of its own.
-fn nth_puzzle(text: &str, index: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut at = 0;
-    for k in 0.. {
-        let rows: usize = lines[at].split(' ').next().unwrap().parse().unwrap();
-        if k == index {
-            return lines[at..=at + rows].join("\n") + "\n0 0\n";
-        }
-        at += rows + 1;
-    }
-    unreachable!()
 }
 
 /// Every `(r, c)` in a text.

@@ -30,18 +30,7 @@ fn lines_about(run: &Run, k: usize) -> Vec<&str> {
 
 /// Puzzle `k` (1-based) of a stream file, as a stream of its own.
 fn nth_puzzle(name: &str, k: usize) -> String {
-    let all = text(name);
-    let mut lines = all.lines();
-    let mut seen = 0;
-    while let Some(header) = lines.next() {
-        let rows: usize = header.split_whitespace().next().unwrap().parse().unwrap();
-        let body: Vec<&str> = (0..rows).map(|_| lines.next().unwrap()).collect();
-        seen += 1;
-        if seen == k {
-            return format!("{header}\n{}\n0 0\n", body.join("\n"));
-        }
-    }
-    panic!("{name} has no puzzle {k}");
+    common::answers::nth_puzzle(&text(name), k - 1)
 }
 
 #[test]
@@ -469,15 +458,15 @@ fn a_puzzle_with_two_answers_is_reported_several_with_one_of_them_printed() {
     assert_eq!(answered(&run), vec![1]);
 }
 
-#[test]
-fn random_blanked_grids_get_a_verdict_quickly() {
-    // A 30x30 generated puzzle with half its clues blanked (the shape that ran millions of
-    // nodes without a verdict before the SAT search), with and without probing.
-    let generated = slink(&["gen", "--rows", "30", "--cols", "30", "--seed", "3"], b"");
-    let text = generated.stdout_text();
-    let mut rng = Lcg(30);
+/// A generated Slink puzzle (`slink gen ARGS`, `rows` rows) with about half its clues blanked
+/// at random (a fixed generator seeded by `seed`), as a stream.
+fn half_blanked(args: &[&str], rows: usize, seed: u64) -> String {
+    let mut all = vec!["gen"];
+    all.extend(args);
+    let text = slink(&all, b"").stdout_text();
+    let mut rng = Lcg(seed);
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    for line in lines.iter_mut().skip(1).take(30) {
+    for line in lines.iter_mut().skip(1).take(rows) {
         let cells: Vec<String> = line
             .split_whitespace()
             .map(|w| {
@@ -490,7 +479,14 @@ fn random_blanked_grids_get_a_verdict_quickly() {
             .collect();
         *line = cells.join(" ");
     }
-    let stream = format!("{}\n", lines.join("\n"));
+    format!("{}\n", lines.join("\n"))
+}
+
+#[test]
+fn random_blanked_grids_get_a_verdict_quickly() {
+    // A 30x30 generated puzzle with half its clues blanked (the shape that ran millions of
+    // nodes without a verdict before the SAT search), with and without probing.
+    let stream = half_blanked(&["--rows", "30", "--cols", "30", "--seed", "3"], 30, 30);
     for args in [
         vec!["--timeout", "20"],
         vec!["--timeout", "20", "--no-probing"],
@@ -541,29 +537,13 @@ fn a_maze_grid_over_the_full_region_pass_size_gets_a_verdict() {
     // cuts also run as passes over every cell, so only the local region check and the
     // incremental chains run) with half its clues blanked. A defect check, not a timing
     // test: the bound is generous, so only a search that loops or lost its cuts fails it.
-    let generated = slink(
+    let stream = half_blanked(
         &[
-            "gen", "--rows", "60", "--cols", "60", "--seed", "5", "--shape", "maze",
+            "--rows", "60", "--cols", "60", "--seed", "5", "--shape", "maze",
         ],
-        b"",
+        60,
+        60,
     );
-    let text = generated.stdout_text();
-    let mut rng = Lcg(60);
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    for line in lines.iter_mut().skip(1).take(60) {
-        let cells: Vec<String> = line
-            .split_whitespace()
-            .map(|w| {
-                if rng.next(2) == 0 {
-                    ".".to_string()
-                } else {
-                    w.to_string()
-                }
-            })
-            .collect();
-        *line = cells.join(" ");
-    }
-    let stream = format!("{}\n", lines.join("\n"));
     for args in [
         vec!["--timeout", "60", "--jobs", "1"],
         vec!["--timeout", "60", "--jobs", "1", "--no-probing"],

@@ -91,8 +91,23 @@ pub fn parse_puzzles(text: &str) -> Vec<PuzzleText> {
 
 /// The first `n` puzzles of a stream, as a stream.
 pub fn first_puzzles(text: &str, n: usize) -> String {
+    let puzzles: Vec<PuzzleText> = parse_puzzles(text).into_iter().take(n).collect();
+    stream(&puzzles)
+}
+
+/// Puzzle `index` (from 0) of a stream, as a stream of its own.
+pub fn nth_puzzle(text: &str, index: usize) -> String {
+    let puzzle = parse_puzzles(text)
+        .into_iter()
+        .nth(index)
+        .unwrap_or_else(|| panic!("the stream has no puzzle {index} (from 0)"));
+    stream(&[puzzle])
+}
+
+/// Puzzles written as a stream, with its end marker.
+fn stream(puzzles: &[PuzzleText]) -> String {
     let mut out = String::new();
-    for p in parse_puzzles(text).into_iter().take(n) {
+    for p in puzzles {
         out += &format!("{} {}\n", p.rows, p.cols);
         for row in &p.clues {
             let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
