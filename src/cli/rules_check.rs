@@ -432,7 +432,7 @@ mod tests {
         let builtin = super::super::io::captured(|io| check_set(io, &RuleSet::builtin())).0;
         assert!(
             builtin.text.contains(
-                "deducers in use: colouring, connectivity, probing, search and loop-closure\n"
+                "deducers in use: colouring, connectivity, regions, probing, search and loop-closure\n"
             ),
             "{}",
             builtin.text
