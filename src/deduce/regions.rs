@@ -32,10 +32,10 @@ pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
     let explained = board.tracking().reasons;
     let mut decided = 0;
     for inside in [true, false] {
-        let found = side(board, &graph, inside)?;
+        let node = kinds(board, &graph, inside);
+        let found = side(board, &graph, &node, inside)?;
         // For explanations: two cells of the side each cell found alone joins.
         let joins: Vec<Option<(u32, Option<u32>)>> = if explained {
-            let node = kinds(board, &graph, inside);
             let border = node.len() - 1;
             found
                 .iter()
@@ -50,7 +50,7 @@ pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
         } else {
             Vec::new()
         };
-        decided += place(board, &found, &joins)?;
+        decided += place(board, &graph, &found, &joins)?;
     }
     Ok(decided)
 }
@@ -134,8 +134,12 @@ fn kinds(board: &Board, graph: &Graph, inside: bool) -> Vec<Node> {
 
 /// The open cells (grid indices) that the connectedness of one side (`inside`) places: on
 /// that side (`true`) or on the other.
-fn side(board: &Board, graph: &Graph, inside: bool) -> Result<Vec<(usize, bool)>, Contradiction> {
-    let node = kinds(board, graph, inside);
+fn side(
+    board: &Board,
+    graph: &Graph,
+    node: &[Node],
+    inside: bool,
+) -> Result<Vec<(usize, bool)>, Contradiction> {
     let n = node.len() - 1;
     let total = node.iter().filter(|&&k| k == Node::Terminal).count();
     if total == 0 {
@@ -157,7 +161,7 @@ fn side(board: &Board, graph: &Graph, inside: bool) -> Result<Vec<(usize, bool)>
             );
         }
         home = Some(root);
-        search.run(graph, &node, root, total, &mut found);
+        search.run(graph, node, root, total, &mut found);
     }
     let mut out: Vec<(usize, bool)> = found.into_iter().map(|k| (k, inside)).collect();
     out.extend(
@@ -261,18 +265,15 @@ impl Search {
 /// colour decided. Returns the edges decided plus the cells placed.
 fn place(
     board: &mut Board,
+    graph: &Graph,
     found: &[(usize, bool)],
     joins: &[Option<(u32, Option<u32>)>],
 ) -> Result<u64, Contradiction> {
-    let graph_cols = board.cols();
     let outside = board.index(-1, 1);
     let stride = board.stride();
     let mut count = 0;
     for (i, &(k, inside)) in found.iter().enumerate() {
-        let cell = board.index(
-            2 * (k / graph_cols) as isize + 1,
-            2 * (k % graph_cols) as isize + 1,
-        );
+        let cell = graph.lattice(board, k);
         if board.colouring().and_then(|c| c.inside(cell)) == Some(inside) {
             continue;
         }
