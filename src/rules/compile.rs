@@ -397,8 +397,10 @@ pub struct CellTest {
 pub struct WatchList {
     /// A range of `Matchers::cell_watch_tests`.
     pub tests: Range<u32>,
-    /// Both bits of every slot of the woken cell that some test of the list concludes: when
-    /// all of them are decided, single-cell tests have nothing left to add.
+    /// The conclusion bits (line `01`, cross `10`) of every test of the list, on the woken
+    /// cell: when the cell's word holds all of them, single-cell tests have nothing left to
+    /// add. A slot decided the other way is not skipped: a test concluding against it is a
+    /// contradiction to report.
     pub concludes: u32,
     /// Whether some test of the list also reads a second cell (which it may conclude on).
     pub pairs: bool,
@@ -1118,9 +1120,7 @@ impl Builder {
         m.has_cell_lists = self.cell_watch.iter().any(|l| !l.is_empty());
         for list in std::mem::take(&mut self.cell_watch) {
             let start = m.cell_watch_tests.len() as u32;
-            let concludes = list.iter().fold(0, |acc, t| {
-                acc | (((t.conclude | (t.conclude >> 1)) & 0x55_5555) * 3)
-            });
+            let concludes = list.iter().fold(0, |acc, t| acc | t.conclude);
             let pairs = list.iter().any(|t| t.other != 0);
             m.cell_watch_tests.extend(list);
             m.cell_watch.push(WatchList {
