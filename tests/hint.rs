@@ -360,13 +360,35 @@ fn bad_boards_are_named_with_their_place() {
     assert!(run.stderr.contains("it is a directory"), "{}", run.stderr);
 }
 
+/// The built-in rule files as they were when the `hint-stuck` and `hint-colour` boards were
+/// written (deduction's fixpoint then): without the discovered rules of `windows.rules`, which
+/// find steps on those boards. In a directory `rules` of its own, so steps name
+/// `rules/FILE:LINE` as the built-in set's do.
+fn rules_of_the_boards() -> (TempDir, String) {
+    let dir = TempDir::new("hint-rules");
+    let rules = dir.0.join("rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    for entry in std::fs::read_dir(common::root().join("rules")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() && path.file_name().unwrap() != "windows.rules" {
+            std::fs::copy(&path, rules.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let path = rules.to_str().unwrap().to_string();
+    (dir, path)
+}
+
 #[test]
 fn where_no_rule_applies_the_first_deducer_step_is_named() {
     // The first Slitherlink corpus puzzle where deduction without probing stops (written
     // from `slink --no-probing --no-search --format json`): no rule applies there.
     let case = &cases()[8];
     assert_eq!((case.puzzle.rows, case.puzzle.cols), (10, 18));
-    let run = slink(&["hint", "tests/data/hint-stuck.txt"], b"");
+    let (_dir, rules) = rules_of_the_boards();
+    let run = slink(
+        &["hint", "--rules", &rules, "tests/data/hint-stuck.txt"],
+        b"",
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
     let out = run.stdout_text();
     assert!(out.contains("the next step (no rule applies):"), "{out}");
@@ -383,6 +405,8 @@ fn where_no_rule_applies_the_first_deducer_step_is_named() {
     let run = slink(
         &[
             "hint",
+            "--rules",
+            &rules,
             "--no-regions",
             "--no-probing",
             "tests/data/hint-stuck.txt",
@@ -405,7 +429,17 @@ fn where_only_colour_rules_apply_their_steps_are_named_with_their_letters() {
     // applies and loop closure adds nothing, but the colour store of the marks lets a colour
     // rule decide an edge.
     let case = &cases()[8];
-    let run = slink(&["hint", "--all", "tests/data/hint-colour.txt"], b"");
+    let (_dir, rules) = rules_of_the_boards();
+    let run = slink(
+        &[
+            "hint",
+            "--rules",
+            &rules,
+            "--all",
+            "tests/data/hint-colour.txt",
+        ],
+        b"",
+    );
     assert_eq!(run.status, 0, "{}", run.stderr);
     let out = run.stdout_text();
     assert!(out.contains("the marks are right"), "{out}");
@@ -420,7 +454,7 @@ fn where_only_colour_rules_apply_their_steps_are_named_with_their_letters() {
         .collect();
     assert!(!numbered.is_empty(), "{out}");
     for step in &numbered {
-        assert!(step.contains("(rules/colours.rules:"), "{step}");
+        assert!(step.contains("rules/colours.rules:"), "{step}");
         for (edge, line) in step_edges(step) {
             assert_eq!(case.lines.contains(&edge), line, "{step}: {edge:?}");
         }
@@ -433,7 +467,13 @@ fn where_only_colour_rules_apply_their_steps_are_named_with_their_letters() {
     );
     // Without colouring, no colour rule is named: the step is a deducer's.
     let run = slink(
-        &["hint", "--no-colouring", "tests/data/hint-colour.txt"],
+        &[
+            "hint",
+            "--rules",
+            &rules,
+            "--no-colouring",
+            "tests/data/hint-colour.txt",
+        ],
         b"",
     );
     let out = run.stdout_text();
@@ -450,10 +490,13 @@ fn urls_are_boards_without_marks_and_unchecked_marks_are_said() {
         "{}",
         run.stdout_text()
     );
+    let (_dir, rules) = rules_of_the_boards();
     // Search off, and deduction alone does not finish this one: a step, marks unchecked.
     let run = slink(
         &[
             "hint",
+            "--rules",
+            &rules,
             "--no-search",
             "--no-probing",
             "--no-regions",
