@@ -316,7 +316,8 @@ struct Search<'a> {
     cut_off: &'a mut [u32],
     /// Of those children, how many have terminals.
     pieces: &'a mut [u32],
-    /// The path searched: its nodes and how many of each one's neighbours were tried.
+    /// The path searched above the current node: its nodes, and the place in the adjacency
+    /// lists of each one's next neighbour.
     stack_v: &'a mut [u32],
     stack_i: &'a mut [u32],
 }
@@ -326,40 +327,29 @@ impl Search<'_> {
     /// open nodes whose removal leaves terminals in two parts.
     fn run(&mut self, view: &View, root: usize, total: u32, found: &mut Vec<usize>) {
         let mut time = 0;
-        let mut depth = 1;
-        self.stack_v[0] = root as u32;
-        self.stack_i[0] = 0;
+        let mut depth = 0;
+        // The node searched from, and the place in `view.next` of its next neighbour.
+        let (mut v, mut i) = (root, view.start[root] as usize);
         self.enter(root, view, &mut time);
-        while depth > 0 {
-            let v = self.stack_v[depth - 1] as usize;
-            let i = self.stack_i[depth - 1] as usize;
-            let around = view.neighbours(v);
-            if i < around.len() {
-                let u = around[i] as usize;
-                self.stack_i[depth - 1] += 1;
+        'search: loop {
+            let end = view.start[v + 1] as usize;
+            while i < end {
+                let u = view.next[i] as usize;
+                i += 1;
                 if view.kind(u) == Node::Out {
                     continue;
                 }
                 if self.disc[u] == UNSEEN {
-                    self.enter(u, view, &mut time);
-                    self.stack_v[depth] = u as u32;
-                    self.stack_i[depth] = 0;
+                    self.stack_v[depth] = v as u32;
+                    self.stack_i[depth] = i as u32;
                     depth += 1;
-                } else {
-                    self.low[v] = self.low[v].min(self.disc[u]);
+                    self.enter(u, view, &mut time);
+                    (v, i) = (u, view.start[u] as usize);
+                    continue 'search;
                 }
-                continue;
+                self.low[v] = self.low[v].min(self.disc[u]);
             }
-            depth -= 1;
-            if depth > 0 {
-                let parent = self.stack_v[depth - 1] as usize;
-                self.low[parent] = self.low[parent].min(self.low[v]);
-                self.below[parent] += self.below[v];
-                if self.low[v] >= self.disc[parent] {
-                    self.cut_off[parent] += self.below[v];
-                    self.pieces[parent] += u32::from(self.below[v] > 0);
-                }
-            }
+            // Every neighbour of `v` tried.
             if view.kind(v) == Node::Open {
                 // The pieces it leaves: the subtrees cut off, and the rest of the part.
                 let rest = total - self.cut_off[v];
@@ -367,6 +357,18 @@ impl Search<'_> {
                     found.push(v);
                 }
             }
+            if depth == 0 {
+                return;
+            }
+            depth -= 1;
+            let parent = self.stack_v[depth] as usize;
+            self.low[parent] = self.low[parent].min(self.low[v]);
+            self.below[parent] += self.below[v];
+            if self.low[v] >= self.disc[parent] {
+                self.cut_off[parent] += self.below[v];
+                self.pieces[parent] += u32::from(self.below[v] > 0);
+            }
+            (v, i) = (parent, self.stack_i[depth] as usize);
         }
     }
 
