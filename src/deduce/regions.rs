@@ -162,32 +162,36 @@ impl<'a> Work<'a> {
     fn build(&mut self, rows: usize) {
         let (cols, n) = (self.cols, self.n);
         let mut len = 0;
-        for k in 0..n {
-            self.start[k] = len as u32;
-            let (r, c) = (k / cols, k % cols);
-            let mut border = false;
-            for (ok, other) in [
-                (r > 0, k.wrapping_sub(cols)),
-                (r + 1 < rows, k + cols),
-                (c > 0, k.wrapping_sub(1)),
-                (c + 1 < cols, k + 1),
-            ] {
-                if ok {
-                    self.next[len] = other as u32;
-                    len += 1;
-                } else if !border {
-                    border = true;
-                    self.next[len] = n as u32;
-                    len += 1;
+        for r in 0..rows {
+            for c in 0..cols {
+                let k = r * cols + c;
+                self.start[k] = len as u32;
+                let mut border = false;
+                for (ok, other) in [
+                    (r > 0, k.wrapping_sub(cols)),
+                    (r + 1 < rows, k + cols),
+                    (c > 0, k.wrapping_sub(1)),
+                    (c + 1 < cols, k + 1),
+                ] {
+                    if ok {
+                        self.next[len] = other as u32;
+                        len += 1;
+                    } else if !border {
+                        border = true;
+                        self.next[len] = n as u32;
+                        len += 1;
+                    }
                 }
             }
         }
         self.start[n] = len as u32;
-        for k in 0..n {
-            let (r, c) = (k / cols, k % cols);
-            if r == 0 || r + 1 == rows || c == 0 || c + 1 == cols {
-                self.next[len] = k as u32;
-                len += 1;
+        for r in 0..rows {
+            let inner = r > 0 && r + 1 < rows;
+            for c in 0..cols {
+                if !inner || c == 0 || c + 1 == cols {
+                    self.next[len] = (r * cols + c) as u32;
+                    len += 1;
+                }
             }
         }
         self.start[n + 1] = len as u32;
@@ -276,7 +280,11 @@ fn side(board: &Board, work: &mut Work, mine: u32) -> Result<Vec<(usize, bool)>,
         mine,
     };
     let search = &mut work.search;
-    search.disc.fill(UNSEEN);
+    // Nodes left out count as seen, too late to lower a low point: the search need not ask.
+    let other = INSIDE + OUTSIDE - mine;
+    for (disc, &s) in search.disc.iter_mut().zip(view.side) {
+        *disc = if s == other { LEFT_OUT } else { UNSEEN };
+    }
     search.cut_off.fill(0);
     search.pieces.fill(0);
     let mut home = None;
@@ -304,7 +312,9 @@ fn side(board: &Board, work: &mut Work, mine: u32) -> Result<Vec<(usize, bool)>,
     Ok(out)
 }
 
+/// The discovery time of a node not reached yet, and of a node left out.
 const UNSEEN: u32 = u32::MAX;
+const LEFT_OUT: u32 = u32::MAX - 1;
 
 /// A depth-first search with low points and terminal counts per subtree.
 struct Search<'a> {
@@ -336,9 +346,6 @@ impl Search<'_> {
             while i < end {
                 let u = view.next[i] as usize;
                 i += 1;
-                if view.kind(u) == Node::Out {
-                    continue;
-                }
                 if self.disc[u] == UNSEEN {
                     self.stack_v[depth] = v as u32;
                     self.stack_i[depth] = i as u32;
@@ -350,7 +357,7 @@ impl Search<'_> {
                 self.low[v] = self.low[v].min(self.disc[u]);
             }
             // Every neighbour of `v` tried.
-            if view.kind(v) == Node::Open {
+            if view.side[v] == OPEN {
                 // The pieces it leaves: the subtrees cut off, and the rest of the part.
                 let rest = total - self.cut_off[v];
                 if self.pieces[v] + u32::from(rest > 0) >= 2 {
@@ -376,7 +383,7 @@ impl Search<'_> {
         self.disc[v] = *time;
         self.low[v] = *time;
         *time += 1;
-        self.below[v] = u32::from(view.kind(v) == Node::Terminal);
+        self.below[v] = u32::from(view.side[v] == view.mine);
     }
 }
 
