@@ -23,26 +23,44 @@ use crate::board::{Board, CROSS, Contradiction, LINE, Reason, SideNote, UNKNOWN,
 use crate::deduce::Deducer;
 
 /// Deduces what the connectedness of the two sides implies; returns the edges decided plus
-/// the cells placed.
-pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
-    if board.unknown() == 0 || board.colouring().is_none() {
+/// the cells placed. `scratch` holds the run's graph and search (reused between runs). A
+/// run finds nothing when the cells of known side are those of the last run that found
+/// nothing, so that run is skipped.
+pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradiction> {
+    if board.unknown() == 0 {
         return Ok(0);
     }
-    let graph = Graph::new(board.rows(), board.cols());
+    let Some(colouring) = board.colouring() else {
+        return Ok(0);
+    };
+    let known = colouring.known();
+    if colouring.regions_idle == Some(known) {
+        return Ok(0);
+    }
+    let mut work = Work::carve(scratch, board.rows(), board.cols());
     let explained = board.tracking().reasons;
     let mut decided = 0;
+    let mut stale = true;
     for inside in [true, false] {
-        let node = kinds(board, &graph, inside);
-        let found = side(board, &graph, &node, inside)?;
+        if stale {
+            work.read_sides(board);
+            stale = false;
+        }
+        let mine = if inside { INSIDE } else { OUTSIDE };
+        let found = side(board, &mut work, mine)?;
+        if found.is_empty() {
+            continue;
+        }
         // For explanations: two cells of the side each cell found alone joins.
         let joins: Vec<Option<(u32, Option<u32>)>> = if explained {
-            let border = node.len() - 1;
+            let view = work.view(mine);
+            let border = work.n;
             found
                 .iter()
                 .map(|&(k, on)| {
                     (on == inside).then(|| {
-                        let (a, b) = apart_by(&graph, &node, k);
-                        let lattice = |k: usize| graph.lattice(board, k) as u32;
+                        let (a, b) = apart_by(&view, k);
+                        let lattice = |k: usize| lattice(board, work.cols, k) as u32;
                         (lattice(a), (b != border).then(|| lattice(b)))
                     })
                 })
@@ -50,61 +68,161 @@ pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
         } else {
             Vec::new()
         };
-        decided += place(board, &graph, &found, &joins)?;
+        decided += place(board, work.cols, &found, &joins)?;
+        stale = true;
+    }
+    if decided == 0
+        && let Some(colouring) = board.colouring_mut()
+    {
+        colouring.regions_idle = Some(known);
     }
     Ok(decided)
 }
 
-/// The cells of a grid joined side to side, plus the outside of the grid (node `rows * cols`)
-/// beside every border cell, as adjacency lists.
-struct Graph {
+/// A node's side in [`Work::side`]: not known, inside, outside.
+const OPEN: u32 = 0;
+const INSIDE: u32 = 1;
+const OUTSIDE: u32 = 2;
+
+/// A run's work space, carved out of the engine's scratch: the graph of the cells of a grid
+/// joined side to side, plus the outside of the grid (node `rows * cols`) beside every border
+/// cell, as adjacency lists; every node's side; the depth-first search's arrays.
+struct Work<'a> {
     cols: usize,
+    /// The outside of the grid; the cells are nodes `0..n`.
+    n: usize,
     /// Where each node's neighbours start in `next`.
-    start: Vec<usize>,
-    next: Vec<usize>,
+    start: &'a mut [u32],
+    next: &'a mut [u32],
+    /// Per node: [`OPEN`], [`INSIDE`] or [`OUTSIDE`].
+    side: &'a mut [u32],
+    search: Search<'a>,
 }
 
-impl Graph {
-    fn new(rows: usize, cols: usize) -> Graph {
+impl<'a> Work<'a> {
+    fn carve(scratch: &'a mut Vec<u32>, rows: usize, cols: usize) -> Work<'a> {
         let n = rows * cols;
-        let mut lists: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-        for k in 0..n {
-            let (r, c) = (k / cols, k % cols);
-            for (ok, other) in [
-                (r > 0, k.wrapping_sub(cols)),
-                (r + 1 < rows, k + cols),
-                (c > 0, k.wrapping_sub(1)),
-                (c + 1 < cols, k + 1),
-            ] {
-                if ok {
-                    lists[k].push(other);
-                } else if !lists[k].contains(&n) {
-                    lists[k].push(n);
-                    lists[n].push(k);
+        let nodes = n + 1;
+        // Every cell has at most four neighbours (a border cell fewer in the grid, plus the
+        // outside once); the outside has at most one per cell.
+        let sizes = [
+            nodes + 1,
+            5 * nodes,
+            nodes,
+            nodes,
+            nodes,
+            nodes,
+            nodes,
+            nodes,
+            nodes,
+            nodes,
+        ];
+        scratch.clear();
+        scratch.resize(sizes.iter().sum(), 0);
+        let mut rest: &'a mut [u32] = scratch;
+        let mut take = |len: usize| {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            rest = tail;
+            head
+        };
+        let [
+            start,
+            next,
+            side,
+            disc,
+            low,
+            below,
+            cut_off,
+            pieces,
+            stack_v,
+            stack_i,
+        ] = sizes.map(&mut take);
+        let mut work = Work {
+            cols,
+            n,
+            start,
+            next,
+            side,
+            search: Search {
+                disc,
+                low,
+                below,
+                cut_off,
+                pieces,
+                stack_v,
+                stack_i,
+            },
+        };
+        work.build(rows);
+        work
+    }
+
+    /// Lays out the adjacency lists: a cell's neighbours above, below, left and right, the
+    /// outside in the place of the first one missing; the outside's, the border cells in order.
+    fn build(&mut self, rows: usize) {
+        let (cols, n) = (self.cols, self.n);
+        let mut len = 0;
+        for r in 0..rows {
+            for c in 0..cols {
+                let k = r * cols + c;
+                self.start[k] = len as u32;
+                let mut border = false;
+                for (ok, other) in [
+                    (r > 0, k.wrapping_sub(cols)),
+                    (r + 1 < rows, k + cols),
+                    (c > 0, k.wrapping_sub(1)),
+                    (c + 1 < cols, k + 1),
+                ] {
+                    if ok {
+                        self.next[len] = other as u32;
+                        len += 1;
+                    } else if !border {
+                        border = true;
+                        self.next[len] = n as u32;
+                        len += 1;
+                    }
                 }
             }
         }
-        let mut start = Vec::with_capacity(n + 2);
-        let mut next = Vec::with_capacity(4 * n + 4 * (rows + cols));
-        for list in &lists {
-            start.push(next.len());
-            next.extend_from_slice(list);
+        self.start[n] = len as u32;
+        for r in 0..rows {
+            let inner = r > 0 && r + 1 < rows;
+            for c in 0..cols {
+                if !inner || c == 0 || c + 1 == cols {
+                    self.next[len] = (r * cols + c) as u32;
+                    len += 1;
+                }
+            }
         }
-        start.push(next.len());
-        Graph { cols, start, next }
+        self.start[n + 1] = len as u32;
     }
 
-    fn neighbours(&self, v: usize) -> &[usize] {
-        &self.next[self.start[v]..self.start[v + 1]]
+    /// Reads every cell's side from the colour store; the outside of the grid is outside.
+    fn read_sides(&mut self, board: &Board) {
+        let colouring = board.colouring().expect("colouring is on");
+        for (slot, known) in self.side.iter_mut().zip(colouring.cell_sides(board)) {
+            *slot = match known {
+                None => OPEN,
+                Some(true) => INSIDE,
+                Some(false) => OUTSIDE,
+            };
+        }
+        self.side[self.n] = OUTSIDE;
     }
 
-    /// The board's lattice index of cell node `k`.
-    fn lattice(&self, board: &Board, k: usize) -> usize {
-        board.index(
-            2 * (k / self.cols) as isize + 1,
-            2 * (k % self.cols) as isize + 1,
-        )
+    fn view(&self, mine: u32) -> View<'_> {
+        View {
+            start: self.start,
+            next: self.next,
+            side: self.side,
+            mine,
+        }
     }
+}
+
+/// The board's lattice index of cell node `k`.
+fn lattice(board: &Board, cols: usize, k: usize) -> usize {
+    board.index(2 * (k / cols) as isize + 1, 2 * (k % cols) as isize + 1)
 }
 
 /// Per node, for one side: left out (known on the other side), open (colour unknown) or a
@@ -116,147 +234,156 @@ enum Node {
     Terminal,
 }
 
-/// Every node's kind for one side (`inside`).
-fn kinds(board: &Board, graph: &Graph, inside: bool) -> Vec<Node> {
-    let colouring = board.colouring().expect("colouring is on");
-    let n = graph.start.len() - 2;
-    let mut node: Vec<Node> = (0..n)
-        .map(|k| match colouring.inside(graph.lattice(board, k)) {
-            Some(s) if s == inside => Node::Terminal,
-            Some(_) => Node::Out,
-            None => Node::Open,
-        })
-        .collect();
-    // The outside of the grid is outside; for the inside it is not in the graph.
-    node.push(if inside { Node::Out } else { Node::Terminal });
-    node
+/// The graph and the nodes' kinds for one side (`mine`).
+#[derive(Clone, Copy)]
+struct View<'a> {
+    start: &'a [u32],
+    next: &'a [u32],
+    side: &'a [u32],
+    mine: u32,
 }
 
-/// The open cells (grid indices) that the connectedness of one side (`inside`) places: on
+impl View<'_> {
+    #[inline]
+    fn neighbours(&self, v: usize) -> &[u32] {
+        &self.next[self.start[v] as usize..self.start[v + 1] as usize]
+    }
+
+    #[inline]
+    fn kind(&self, v: usize) -> Node {
+        match self.side[v] {
+            OPEN => Node::Open,
+            s if s == self.mine => Node::Terminal,
+            _ => Node::Out,
+        }
+    }
+
+    /// Nodes in all, the outside of the grid last.
+    fn len(&self) -> usize {
+        self.side.len()
+    }
+}
+
+/// The open cells (grid indices) that the connectedness of one side (`mine`) places: on
 /// that side (`true`) or on the other.
-fn side(
-    board: &Board,
-    graph: &Graph,
-    node: &[Node],
-    inside: bool,
-) -> Result<Vec<(usize, bool)>, Contradiction> {
-    let n = node.len() - 1;
-    let total = node.iter().filter(|&&k| k == Node::Terminal).count();
+fn side(board: &Board, work: &mut Work, mine: u32) -> Result<Vec<(usize, bool)>, Contradiction> {
+    let inside = mine == INSIDE;
+    let n = work.n;
+    let total = work.side.iter().filter(|&&s| s == mine).count() as u32;
     if total == 0 {
         return Ok(Vec::new());
     }
-    let mut search = Search::new(n + 1);
+    let view = View {
+        start: work.start,
+        next: work.next,
+        side: work.side,
+        mine,
+    };
+    let search = &mut work.search;
+    // Nodes left out count as seen, too late to lower a low point: the search need not ask.
+    let other = INSIDE + OUTSIDE - mine;
+    for (disc, &s) in search.disc.iter_mut().zip(view.side) {
+        *disc = if s == other { LEFT_OUT } else { UNSEEN };
+    }
+    search.cut_off.fill(0);
+    search.pieces.fill(0);
     let mut home = None;
     let mut found = Vec::new();
     // The parts: searched from their terminals first, so the part holding them is found
     // whole; open nodes left unreached afterwards lie in parts without terminals.
     for root in (0..=n).rev() {
-        if node[root] != Node::Terminal || search.disc[root] != UNSEEN {
+        if view.kind(root) != Node::Terminal || search.disc[root] != UNSEEN {
             continue;
         }
         if home.is_some() {
             // A terminal outside the part of the first: this side is split.
-            return Err(
-                board.contradiction(Why::SplitSide(inside), split_place(board, graph, root))
-            );
+            let at = lattice(board, work.cols, if root == n { 0 } else { root });
+            return Err(board.contradiction(Why::SplitSide(inside), at));
         }
         home = Some(root);
-        search.run(graph, node, root, total, &mut found);
+        search.run(&view, root, total, &mut found);
     }
     let mut out: Vec<(usize, bool)> = found.into_iter().map(|k| (k, inside)).collect();
     out.extend(
         (0..n)
-            .filter(|&k| node[k] == Node::Open && search.disc[k] == UNSEEN)
+            .filter(|&k| view.side[k] == OPEN && search.disc[k] == UNSEEN)
             .map(|k| (k, !inside)),
     );
     Ok(out)
 }
 
-/// The lattice index a split is reported at: the terminal cell found apart (or, for the
-/// outside of the grid, the first border cell).
-fn split_place(board: &Board, graph: &Graph, root: usize) -> usize {
-    let n = graph.start.len() - 2;
-    graph.lattice(board, if root == n { 0 } else { root })
-}
-
+/// The discovery time of a node not reached yet, and of a node left out.
 const UNSEEN: u32 = u32::MAX;
+const LEFT_OUT: u32 = u32::MAX - 1;
 
 /// A depth-first search with low points and terminal counts per subtree.
-struct Search {
-    disc: Vec<u32>,
-    low: Vec<u32>,
+struct Search<'a> {
+    disc: &'a mut [u32],
+    low: &'a mut [u32],
     /// Terminals in the node's subtree.
-    below: Vec<usize>,
+    below: &'a mut [u32],
     /// Terminals in the subtrees of the node's children that only it joins to the rest.
-    cut_off: Vec<usize>,
+    cut_off: &'a mut [u32],
     /// Of those children, how many have terminals.
-    pieces: Vec<u32>,
+    pieces: &'a mut [u32],
+    /// The path searched above the current node: its nodes, and the place in the adjacency
+    /// lists of each one's next neighbour.
+    stack_v: &'a mut [u32],
+    stack_i: &'a mut [u32],
 }
 
-impl Search {
-    fn new(nodes: usize) -> Search {
-        Search {
-            disc: vec![UNSEEN; nodes],
-            low: vec![0; nodes],
-            below: vec![0; nodes],
-            cut_off: vec![0; nodes],
-            pieces: vec![0; nodes],
-        }
-    }
-
+impl Search<'_> {
     /// Searches the part of `root`, which holds all `total` terminals; pushes onto `found` the
     /// open nodes whose removal leaves terminals in two parts.
-    fn run(
-        &mut self,
-        graph: &Graph,
-        node: &[Node],
-        root: usize,
-        total: usize,
-        found: &mut Vec<usize>,
-    ) {
+    fn run(&mut self, view: &View, root: usize, total: u32, found: &mut Vec<usize>) {
         let mut time = 0;
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
-        self.enter(root, node, &mut time);
-        while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-            let around = graph.neighbours(v);
-            if *i < around.len() {
-                let u = around[*i];
-                *i += 1;
-                if node[u] == Node::Out {
-                    continue;
-                }
+        let mut depth = 0;
+        // The node searched from, and the place in `view.next` of its next neighbour.
+        let (mut v, mut i) = (root, view.start[root] as usize);
+        self.enter(root, view, &mut time);
+        'search: loop {
+            let end = view.start[v + 1] as usize;
+            while i < end {
+                let u = view.next[i] as usize;
+                i += 1;
                 if self.disc[u] == UNSEEN {
-                    self.enter(u, node, &mut time);
-                    stack.push((u, 0));
-                } else {
-                    self.low[v] = self.low[v].min(self.disc[u]);
+                    self.stack_v[depth] = v as u32;
+                    self.stack_i[depth] = i as u32;
+                    depth += 1;
+                    self.enter(u, view, &mut time);
+                    (v, i) = (u, view.start[u] as usize);
+                    continue 'search;
                 }
-                continue;
+                self.low[v] = self.low[v].min(self.disc[u]);
             }
-            stack.pop();
-            if let Some(&(parent, _)) = stack.last() {
-                self.low[parent] = self.low[parent].min(self.low[v]);
-                self.below[parent] += self.below[v];
-                if self.low[v] >= self.disc[parent] {
-                    self.cut_off[parent] += self.below[v];
-                    self.pieces[parent] += u32::from(self.below[v] > 0);
-                }
-            }
-            if node[v] == Node::Open {
+            // Every neighbour of `v` tried.
+            if view.side[v] == OPEN {
                 // The pieces it leaves: the subtrees cut off, and the rest of the part.
                 let rest = total - self.cut_off[v];
                 if self.pieces[v] + u32::from(rest > 0) >= 2 {
                     found.push(v);
                 }
             }
+            if depth == 0 {
+                return;
+            }
+            depth -= 1;
+            let parent = self.stack_v[depth] as usize;
+            self.low[parent] = self.low[parent].min(self.low[v]);
+            self.below[parent] += self.below[v];
+            if self.low[v] >= self.disc[parent] {
+                self.cut_off[parent] += self.below[v];
+                self.pieces[parent] += u32::from(self.below[v] > 0);
+            }
+            (v, i) = (parent, self.stack_i[depth] as usize);
         }
     }
 
-    fn enter(&mut self, v: usize, node: &[Node], time: &mut u32) {
+    fn enter(&mut self, v: usize, view: &View, time: &mut u32) {
         self.disc[v] = *time;
         self.low[v] = *time;
         *time += 1;
-        self.below[v] = usize::from(node[v] == Node::Terminal);
+        self.below[v] = u32::from(view.side[v] == view.mine);
     }
 }
 
@@ -265,7 +392,7 @@ impl Search {
 /// colour decided. Returns the edges decided plus the cells placed.
 fn place(
     board: &mut Board,
-    graph: &Graph,
+    cols: usize,
     found: &[(usize, bool)],
     joins: &[Option<(u32, Option<u32>)>],
 ) -> Result<u64, Contradiction> {
@@ -273,7 +400,7 @@ fn place(
     let stride = board.stride();
     let mut count = 0;
     for (i, &(k, inside)) in found.iter().enumerate() {
-        let cell = graph.lattice(board, k);
+        let cell = lattice(board, cols, k);
         if board.colouring().and_then(|c| c.inside(cell)) == Some(inside) {
             continue;
         }
@@ -306,26 +433,26 @@ fn place(
 /// Two terminals that removing node `v` leaves in different parts, near it: the nearest
 /// terminal, and the nearest one that the first does not reach without `v` (the outside of
 /// the grid is the last node).
-fn apart_by(graph: &Graph, node: &[Node], v: usize) -> (usize, usize) {
-    let first = by_distance(graph, node, v, &[])
+fn apart_by(view: &View, v: usize) -> (usize, usize) {
+    let first = by_distance(view, v, &[])
         .into_iter()
-        .find(|&k| node[k] == Node::Terminal)
+        .find(|&k| view.kind(k) == Node::Terminal)
         .expect("a terminal");
-    let reached = by_distance(graph, node, first, &[v]);
-    let mut seen = vec![false; node.len()];
+    let reached = by_distance(view, first, &[v]);
+    let mut seen = vec![false; view.len()];
     for k in reached {
         seen[k] = true;
     }
-    let other = by_distance(graph, node, v, &[])
+    let other = by_distance(view, v, &[])
         .into_iter()
-        .find(|&k| node[k] == Node::Terminal && !seen[k])
+        .find(|&k| view.kind(k) == Node::Terminal && !seen[k])
         .expect("v separates terminals");
     (first, other)
 }
 
 /// The nodes reachable from `from` without passing `avoid` or a left-out node, nearest first.
-fn by_distance(graph: &Graph, node: &[Node], from: usize, avoid: &[usize]) -> Vec<usize> {
-    let mut seen = vec![false; node.len()];
+fn by_distance(view: &View, from: usize, avoid: &[usize]) -> Vec<usize> {
+    let mut seen = vec![false; view.len()];
     seen[from] = true;
     for &a in avoid {
         seen[a] = true;
@@ -333,8 +460,9 @@ fn by_distance(graph: &Graph, node: &[Node], from: usize, avoid: &[usize]) -> Ve
     let mut order = vec![from];
     let mut k = 0;
     while k < order.len() {
-        for &u in graph.neighbours(order[k]) {
-            if !seen[u] && node[u] != Node::Out {
+        for &u in view.neighbours(order[k]) {
+            let u = u as usize;
+            if !seen[u] && view.kind(u) != Node::Out {
                 seen[u] = true;
                 order.push(u);
             }
