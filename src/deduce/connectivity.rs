@@ -1,9 +1,8 @@
 //! Connectivity, a global deducer (`use connectivity`): the loop is one simple cycle in the graph of the edges not crossed (dots joined by lines and unknown edges), so it can use no bridge of that graph and lies in one connected part of it.
 //!
-//! The graph is walked on the board itself (dots as nodes, every line and unknown edge as an
-//! edge; the search's arrays in the engine's scratch) each time the deducer runs, which is
-//! only on the solver's main line when the rules and the cheap deducers are stuck (never
-//! inside a probe or a search branch: see [`super::Phase`]):
+//! The graph is built with petgraph (dots as nodes, every line and unknown edge as an edge)
+//! each time the deducer runs, which is only on the solver's main line when the rules and the
+//! cheap deducers are stuck (never inside a probe or a search branch: see [`super::Phase`]):
 //! - a *bridge* (an edge whose removal splits its part of the graph) lies on no cycle: an
 //!   unknown bridge is a cross, and a line that is a bridge is a contradiction;
 //! - with the bridges gone, every line must lie in one connected part: lines in two parts are
@@ -12,125 +11,42 @@
 
 use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN, Why};
 use crate::deduce::Deducer;
+use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::unionfind::UnionFind;
 
 /// Deduces what the shape of the graph of uncrossed edges implies; returns the edges decided.
-/// `scratch` holds the searches' arrays (reused between runs).
-pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradiction> {
+pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
     if board.unknown() == 0 {
         return Ok(0);
     }
-    let mut decided = crosses_bridges(board, scratch)?;
-    decided += crosses_parts_without_lines(board, scratch)?;
+    let mut decided = crosses_bridges(board)?;
+    decided += crosses_parts_without_lines(board)?;
     Ok(decided)
 }
 
-const UNSEEN: u32 = u32::MAX;
-
-/// The graph of the dots: dot `(y, x)` is node `y * (cols + 1) + x`; a node's neighbours lie
-/// across its edges up, down, left and right that are lines or unknown (off-grid edges and
-/// crosses are not).
-struct Dots {
-    /// Dots in all.
-    len: usize,
-    /// Per direction: the step to the neighbour's node, and to the edge's lattice index (the
-    /// neighbour's is twice that).
-    steps: [(usize, usize); 4],
+/// The node of a dot (lattice index) in the graph: row-major over the grid's dots.
+fn node(board: &Board, dot: usize) -> usize {
+    let (y, x) = board.point(dot);
+    (y as usize / 2) * (board.cols() + 1) + x as usize / 2
 }
 
-impl Dots {
-    fn new(board: &Board) -> Dots {
-        let across = board.cols() + 1;
-        let stride = board.stride();
-        Dots {
-            len: (board.rows() + 1) * across,
-            steps: [
-                (across.wrapping_neg(), stride.wrapping_neg()),
-                (across, stride),
-                (1usize.wrapping_neg(), 1usize.wrapping_neg()),
-                (1, 1),
-            ],
+/// Every unknown bridge becomes a cross; a line that is a bridge is a contradiction.
+fn crosses_bridges(board: &mut Board) -> Result<u64, Contradiction> {
+    let dots = (board.rows() + 1) * (board.cols() + 1);
+    let mut graph = UnGraph::<(), u32>::with_capacity(dots, board.edge_count());
+    for _ in 0..dots {
+        graph.add_node(());
+    }
+    for e in board.grid_edges() {
+        if board.at(e) != CROSS {
+            let [a, b] = board.edge_dots(e);
+            let (a, b) = (node(board, a), node(board, b));
+            graph.add_edge(NodeIndex::new(a), NodeIndex::new(b), e as u32);
         }
     }
-
-    /// The lattice index of node `v`.
-    fn lattice(&self, board: &Board, v: usize) -> usize {
-        let across = board.cols() + 1;
-        board.index(2 * (v / across) as isize, 2 * (v % across) as isize)
-    }
-
-    /// Node `v`'s neighbour in direction `d` (`v` at lattice index `at`) and its lattice
-    /// index, when the edge to it is a line or unknown.
-    #[inline]
-    fn step(&self, board: &Board, v: usize, at: usize, d: usize) -> Option<(usize, usize)> {
-        let (node, edge) = self.steps[d];
-        let e = at.wrapping_add(edge);
-        (board.at(e) & (LINE | UNKNOWN) != 0).then(|| (v.wrapping_add(node), e.wrapping_add(edge)))
-    }
-}
-
-/// Every unknown bridge becomes a cross; a line that is a bridge is a contradiction. The
-/// bridges are taken in the order of the board's edges.
-fn crosses_bridges(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradiction> {
-    let dots = Dots::new(board);
-    let n = dots.len;
-    scratch.clear();
-    scratch.resize(6 * n, 0);
-    let (disc, rest) = scratch.split_at_mut(n);
-    let (low, rest) = rest.split_at_mut(n);
-    let (stack_v, rest) = rest.split_at_mut(n);
-    let (stack_at, rest) = rest.split_at_mut(n);
-    let (stack_d, _) = rest.split_at_mut(n);
-    disc.fill(UNSEEN);
-    let mut bridges = Vec::new();
-    let mut time = 0;
-    for root in 0..n {
-        if disc[root] != UNSEEN {
-            continue;
-        }
-        disc[root] = time;
-        low[root] = time;
-        time += 1;
-        stack_v[0] = root as u32;
-        stack_at[0] = dots.lattice(board, root) as u32;
-        stack_d[0] = 0;
-        let mut depth = 1;
-        while depth > 0 {
-            let top = depth - 1;
-            let v = stack_v[top] as usize;
-            let d = stack_d[top] as usize;
-            if d < 4 {
-                stack_d[top] += 1;
-                let Some((u, at)) = dots.step(board, v, stack_at[top] as usize, d) else {
-                    continue;
-                };
-                if top > 0 && stack_v[top - 1] as usize == u {
-                    continue;
-                }
-                if disc[u] == UNSEEN {
-                    disc[u] = time;
-                    low[u] = time;
-                    time += 1;
-                    stack_v[depth] = u as u32;
-                    stack_at[depth] = at as u32;
-                    stack_d[depth] = 0;
-                    depth += 1;
-                } else {
-                    low[v] = low[v].min(disc[u]);
-                }
-                continue;
-            }
-            depth -= 1;
-            if depth > 0 {
-                let p = stack_v[depth - 1] as usize;
-                low[p] = low[p].min(low[v]);
-                if low[v] > disc[p] {
-                    // The edge between them lies halfway.
-                    bridges.push((stack_at[depth - 1] + stack_at[depth]) as usize / 2);
-                }
-            }
-        }
-    }
-    bridges.sort_unstable();
+    let bridges: Vec<usize> = petgraph::algo::bridges::bridges(&graph)
+        .map(|edge| *edge.weight() as usize)
+        .collect();
     let mut decided = 0;
     for e in bridges {
         match board.at(e) {
@@ -147,64 +63,38 @@ fn crosses_bridges(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Con
 
 /// Lines in two parts of the graph are a contradiction; the unknown edges of a part without
 /// lines are crosses.
-fn crosses_parts_without_lines(
-    board: &mut Board,
-    scratch: &mut Vec<u32>,
-) -> Result<u64, Contradiction> {
+fn crosses_parts_without_lines(board: &mut Board) -> Result<u64, Contradiction> {
     if board.line_count() == 0 {
         return Ok(0);
     }
-    let Some(first) = board.grid_edges().find(|&e| board.at(e) == LINE) else {
-        return Ok(0);
-    };
-    // The part of the first line: every dot reached from its ends.
-    let dots = Dots::new(board);
-    let n = dots.len;
-    scratch.clear();
-    scratch.resize(3 * n, 0);
-    let (reached, rest) = scratch.split_at_mut(n);
-    let (stack_v, rest) = rest.split_at_mut(n);
-    let (stack_at, _) = rest.split_at_mut(n);
-    let (y, x) = board.point(board.edge_dots(first)[0]);
-    let start = (y as usize / 2) * (board.cols() + 1) + x as usize / 2;
-    reached[start] = 1;
-    stack_v[0] = start as u32;
-    stack_at[0] = board.edge_dots(first)[0] as u32;
-    let mut depth = 1;
-    while depth > 0 {
-        depth -= 1;
-        let (v, at) = (stack_v[depth] as usize, stack_at[depth] as usize);
-        for d in 0..4 {
-            if let Some((u, there)) = dots.step(board, v, at, d)
-                && reached[u] == 0
-            {
-                reached[u] = 1;
-                stack_v[depth] = u as u32;
-                stack_at[depth] = there as u32;
-                depth += 1;
+    let dots = (board.rows() + 1) * (board.cols() + 1);
+    let mut parts = UnionFind::<usize>::new(dots);
+    let mut first_line = None;
+    for e in board.grid_edges() {
+        let state = board.at(e);
+        if state != CROSS {
+            let [a, b] = board.edge_dots(e);
+            parts.union(node(board, a), node(board, b));
+            if state == LINE && first_line.is_none() {
+                first_line = Some(e);
             }
         }
     }
-    // Every edge in the board's order, with the node of its first dot (above or left).
-    let (rows, cols) = (board.rows(), board.cols());
-    let across = cols + 1;
+    let Some(first) = first_line else {
+        return Ok(0);
+    };
+    let part_of = |parts: &UnionFind<usize>, board: &Board, e: usize| {
+        parts.find(node(board, board.edge_dots(e)[0]))
+    };
+    let lines_part = part_of(&parts, board, first);
     let mut to_cross = Vec::new();
-    for y in 0..=2 * rows {
-        let row = board.index(y as isize, 0);
-        let (first_x, dot_row) = if y % 2 == 0 { (1, y / 2) } else { (0, y / 2) };
-        for x in (first_x..=2 * cols).step_by(2) {
-            let e = row + x;
-            let state = board.at(e);
-            if state & (LINE | UNKNOWN) == 0 {
-                continue;
-            }
-            if reached[dot_row * across + x / 2] != 0 {
-                continue;
-            }
-            if state == LINE {
+    for e in board.grid_edges() {
+        match board.at(e) {
+            LINE if part_of(&parts, board, e) != lines_part => {
                 return Err(board.contradiction(Why::Unjoinable, e));
             }
-            to_cross.push(e);
+            UNKNOWN if part_of(&parts, board, e) != lines_part => to_cross.push(e),
+            _ => {}
         }
     }
     let mut decided = 0;
@@ -245,7 +135,7 @@ mod tests {
         // rings: a bridge, on no cycle.
         let mut b = rooms();
         b.set_edge(h(&b, 1, 1), CROSS, Reason::Given).unwrap();
-        assert_eq!(deduce(&mut b, &mut Vec::new()).unwrap(), 1);
+        assert_eq!(deduce(&mut b).unwrap(), 1);
         assert_eq!(b.at(h(&b, 0, 1)), CROSS, "the corridor is a bridge");
         for e in [v(&b, 0, 1), v(&b, 0, 2), h(&b, 0, 0), h(&b, 0, 2)] {
             assert_eq!(b.at(e), UNKNOWN, "the rings are cycles");
@@ -259,12 +149,12 @@ mod tests {
             b.set_edge(e, CROSS, Reason::Given).unwrap();
         }
         assert_eq!(
-            deduce(&mut b, &mut Vec::new()).unwrap(),
+            deduce(&mut b).unwrap(),
             0,
             "no line yet: either ring may hold the loop"
         );
         b.set_edge(v(&b, 0, 0), LINE, Reason::Given).unwrap();
-        assert_eq!(deduce(&mut b, &mut Vec::new()).unwrap(), 4);
+        assert_eq!(deduce(&mut b).unwrap(), 4);
         for e in [h(&b, 0, 2), h(&b, 1, 2), v(&b, 0, 2), v(&b, 0, 3)] {
             assert_eq!(b.at(e), CROSS);
         }
@@ -279,7 +169,7 @@ mod tests {
         }
         b.set_edge(v(&b, 0, 0), LINE, Reason::Given).unwrap();
         b.set_edge(v(&b, 0, 3), LINE, Reason::Given).unwrap();
-        let c = deduce(&mut b, &mut Vec::new()).unwrap_err();
+        let c = deduce(&mut b).unwrap_err();
         assert_eq!(c.why, Why::Unjoinable);
         assert!(c.to_string().contains("cannot be joined"), "{c}");
     }
@@ -289,9 +179,6 @@ mod tests {
         let mut b = rooms();
         b.set_edge(h(&b, 1, 1), CROSS, Reason::Given).unwrap();
         b.set_edge(h(&b, 0, 1), LINE, Reason::Given).unwrap();
-        assert_eq!(
-            deduce(&mut b, &mut Vec::new()).unwrap_err().why,
-            Why::Unjoinable
-        );
+        assert_eq!(deduce(&mut b).unwrap_err().why, Why::Unjoinable);
     }
 }

@@ -54,7 +54,7 @@ pub fn at_fixpoint(
         (Deducer::Colouring, Call::ComeOn) => colouring::come_on(board).map(|()| 0),
         // The colour rules run in the engine (they are compiled matchers).
         (Deducer::Colouring, Call::Deduce) => Ok(0),
-        (Deducer::Connectivity, Call::Deduce) => connectivity::deduce(board, scratch),
+        (Deducer::Connectivity, Call::Deduce) => connectivity::deduce(board),
         (Deducer::Regions, Call::Deduce) => regions::deduce(board, scratch),
         (Deducer::Parity, Call::Deduce) => parity::deduce(board),
         (
