@@ -9,7 +9,9 @@
 //! Each case is first solved once with a time limit (`LIMIT`: 10 s up to 100x100, 20 s at
 //! 200x200); a case with no verdict in that time is reported on standard error as
 //! `search/NxN/CASE: limit (no verdict in T s), not measured` and left out, so every group
-//! finishes in bounded time. The measured iterations run under the same limit.
+//! finishes in bounded time. The measured iterations run under the same limit. A filter on
+//! the command line is matched as a substring of `search/NxN/CASE` before the trial, so the
+//! cases it leaves out are not solved at all.
 //!
 //! `cargo bench --bench search`; `cargo bench --bench search -- 50x50` for one size. The
 //! group `gen/minimal` times minimal puzzle generation (issue 26).
@@ -59,6 +61,16 @@ fn limit(n: usize) -> Duration {
     Duration::from_secs(if n >= 200 { 20 } else { 10 })
 }
 
+/// Whether the case `id` is asked for: no filter on the command line, or one that `id`
+/// holds (so the trials of the cases a filter leaves out do not run).
+fn asked(id: &str) -> bool {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    filters.is_empty() || filters.iter().any(|f| id.contains(f.as_str()))
+}
+
 fn bench(c: &mut Criterion) {
     for n in [50, 100, 200] {
         let options = SolveOptions {
@@ -77,6 +89,9 @@ fn bench(c: &mut Criterion) {
                 for share in [0.3, 0.5, 0.7] {
                     let puzzle = blanked(&full, share, seed);
                     let name = format!("{shape}-{}-{seed}", (share * 100.0) as u32);
+                    if !asked(&format!("search/{n}x{n}/{name}")) {
+                        continue;
+                    }
                     // The trial: a case with no verdict within the limit is not measured.
                     let (board, outcome) = solver.solve(&puzzle);
                     solver.recycle(board);
