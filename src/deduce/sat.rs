@@ -35,6 +35,16 @@
 //! too. Chains of lines are kept incrementally (each end knows the other), so a line costs
 //! no walk along its chain unless a loop closes or an edge would close one.
 //!
+//! The planted guess: the solver's first phase for each colour variable (phase saving keeps
+//! what it learns after that). When the residue holds most of the grid's edges (a winding
+//! loop that deduction barely touched), it is a comb, itself one loop: rows 0, 2, 4, ...
+//! and column 0 inside, the rows between outside (joined to the border at the right), so
+//! the first assignment is already one inside region and one outside region and the solver
+//! mends it locally. Otherwise (pockets left between decided parts) every cell starts
+//! outside: comb teeth in a pocket are islands whose spine is beyond the pocket. The phase is
+//! set by flipping the meaning of the variable (`Layout::flip`), as batsat starts every
+//! variable false.
+//!
 //! Budgets: each solver call is one search node and each conflict one more; the solver's
 //! stop callback checks the node budget and the deadline at every conflict and restart.
 
@@ -89,6 +99,16 @@ struct Layout {
     colours: Vec<Var>,
     /// Per colour variable: its cell.
     cells: Vec<usize>,
+    /// Per colour variable: whether the variable true means *outside* (the planted guess has
+    /// the cell inside, and the solver's first phase is the variable false).
+    flip: Vec<bool>,
+}
+
+impl Layout {
+    /// The literal "the cell of colour variable `k` is inside".
+    fn inside_lit(&self, k: usize) -> Lit {
+        Lit::new(self.colours[k], !self.flip[k])
+    }
 }
 
 impl Residue {
@@ -364,14 +384,21 @@ impl<'a> LoopTheory<'a> {
     /// The literal "cell `c` is inside" (`None` off the grid: outside).
     fn inside(&self, c: usize) -> Option<Lit> {
         let k = self.layout.colour_of[c];
-        (k != u32::MAX).then(|| Lit::new(self.layout.colours[k as usize], true))
+        (k != u32::MAX).then(|| self.layout.inside_lit(k as usize))
     }
 
     /// The colour of cell `c`: `TRUE` inside, `FALSE` outside (off the grid too), `UNDEF`.
     fn colour(&self, acts: &TheoryArg, c: usize) -> lbool {
         match self.layout.colour_of[c] {
             u32::MAX => lbool::FALSE,
-            k => acts.value(self.layout.colours[k as usize]),
+            k => {
+                let value = acts.value(self.layout.colours[k as usize]);
+                if self.layout.flip[k as usize] && value != lbool::UNDEF {
+                    other(value)
+                } else {
+                    value
+                }
+            }
         }
     }
 
@@ -625,7 +652,7 @@ impl<'a> LoopTheory<'a> {
                     let u = self.layout.colour_of[self.members[j]] as usize;
                     self.kept.span[u] = span;
                     quiet = false;
-                    if !acts.propagate(Lit::new(self.layout.colours[u], false)) {
+                    if !acts.propagate(!self.layout.inside_lit(u)) {
                         return false;
                     }
                 }
@@ -671,7 +698,7 @@ impl<'a> LoopTheory<'a> {
                 let u = self.layout.colour_of[self.members[j]] as usize;
                 self.kept.span[u] = span;
                 quiet = false;
-                if !acts.propagate(Lit::new(self.layout.colours[u], true)) {
+                if !acts.propagate(self.layout.inside_lit(u)) {
                     return false;
                 }
             }
@@ -750,7 +777,7 @@ impl<'a> LoopTheory<'a> {
                 continue;
             }
             let c = self.layout.cells[v - first];
-            let inside = lit.sign();
+            let inside = lit.sign() != self.layout.flip[v - first];
             if inside {
                 self.insides.push(c);
             }
@@ -772,7 +799,7 @@ impl<'a> LoopTheory<'a> {
             // outside, and joined to the border).
             let member = |k: usize| match self.layout.colour_of[ring[k]] {
                 u32::MAX => !inside,
-                u => acts.value(self.layout.colours[u as usize]) != colour,
+                _ => self.colour(acts, ring[k]) != colour,
             };
             let m: [bool; 8] = std::array::from_fn(member);
             let Some(gap) = (0..8).find(|&k| !m[k]) else {
@@ -843,7 +870,7 @@ impl<'a> LoopTheory<'a> {
                 for j in 0..self.members.len() {
                     let u = self.layout.colour_of[self.members[j]] as usize;
                     self.kept.span[u] = span;
-                    if !acts.propagate(Lit::new(self.layout.colours[u], false)) {
+                    if !acts.propagate(!self.layout.inside_lit(u)) {
                         return false;
                     }
                 }
@@ -869,7 +896,7 @@ impl<'a> LoopTheory<'a> {
                 for j in 0..self.members.len() {
                     let u = self.layout.colour_of[self.members[j]] as usize;
                     self.kept.span[u] = span;
-                    if !acts.propagate(Lit::new(self.layout.colours[u], true)) {
+                    if !acts.propagate(self.layout.inside_lit(u)) {
                         return false;
                     }
                 }
@@ -1079,6 +1106,7 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
             colour_of: Vec::new(),
             colours: Vec::new(),
             cells: Vec::new(),
+            flip: Vec::new(),
         },
         solver,
         clause: Vec::new(),
@@ -1265,14 +1293,21 @@ fn encode(board: &Board, r: &mut Residue) {
 fn encode_colours(board: &Board, r: &mut Residue) {
     let mut colour = vec![u32::MAX; board.len()];
     let mut cells: Vec<Var> = Vec::new();
+    // The planted guess (module notes): a comb when the residue covers most of the grid.
+    let comb = 2 * r.layout.edges.len() > board.grid_edges().count();
+    let mut flip = Vec::new();
     for c in board.grid_cells() {
         colour[c] = cells.len() as u32;
+        let (row, col) = (c / board.stride() / 2, c % board.stride() / 2);
+        let planted = comb && (row % 2 == 0 || col == 0);
+        flip.push(planted);
         cells.push(r.solver.new_var(lbool::UNDEF, true));
         r.layout.cells.push(c);
     }
     // The literal "cell c is inside", or None for a cell off the grid (outside).
     let inside = |c: usize| -> Option<Lit> {
-        (colour[c] != u32::MAX).then(|| Lit::new(cells[colour[c] as usize], true))
+        (colour[c] != u32::MAX)
+            .then(|| Lit::new(cells[colour[c] as usize], !flip[colour[c] as usize]))
     };
     for e in board.grid_edges() {
         let [c, d] = board.edge_cells(e);
@@ -1306,6 +1341,7 @@ fn encode_colours(board: &Board, r: &mut Residue) {
     }
     r.layout.colour_of = colour;
     r.layout.colours = cells;
+    r.layout.flip = flip;
 }
 
 /// The closed loops of the current model (every dot has 0 or 2 lines in it).
