@@ -920,10 +920,10 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             let code = board.at(cell);
             if code >= CLUE0 {
                 let list = &m.cell_watch[((code.trailing_zeros() as usize - 4) * 12 + k) * 2 + s];
-                if list.tests.start != list.tests.end {
-                    if list.pairs || list.concludes & !board.word(cell) != 0 {
-                        self.run_cell_tests(board, cell, &m.cell_watch_tests[range(&list.tests)])?;
-                    }
+                if list.tests.start != list.tests.end
+                    && (list.pairs || list.concludes & !board.word(cell) != 0)
+                {
+                    self.run_cell_tests(board, cell, &m.cell_watch_tests[range(&list.tests)])?;
                 }
             }
         }
