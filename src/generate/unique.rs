@@ -2,8 +2,8 @@
 //!
 //! The instance has one variable per edge and one per cell (its colour: inside or outside,
 //! with an edge on exactly where the colours on its sides differ; the solver decides colours,
-//! as `deduce/sat.rs` does), the dot clauses (0 or 2 lines at each dot) and "some line" (under
-//! a guard, assumed when no clue above 0 is). Each cell's clue holds only while its *guard*
+//! as `deduce/sat.rs` does), the dot clauses (0 or 2 lines at each dot), "some line" and
+//! "some edge differs from the known loop". Each cell's clue holds only while its *guard*
 //! literal is assumed: blanking a clue is leaving its guard out of the assumptions, so one
 //! instance answers every candidate of a blanking run, and what it learnt carries over.
 //!
@@ -131,19 +131,9 @@ pub(super) struct UniqueCheck {
     broken: Vec<Lit>,
     /// Per cell: its clue in the known loop.
     clues: Vec<u8>,
-    /// Per cell: its guard is a fact (see [`UniqueCheck::settle`]).
-    settled: Vec<bool>,
-    cols: usize,
-    /// Switches the clause "some line" on.
-    some_line: Lit,
     /// Per edge: on the known loop.
     known: Vec<bool>,
     known_len: usize,
-    /// Per cell: inside the known loop.
-    inside: Vec<bool>,
-    /// Scratch for [`UniqueCheck::flipped`]: per cell, flipped (`1`) or seen by a search.
-    mark: Vec<u32>,
-    stamp: u32,
     /// The theory's explanations, kept between questions.
     why: Vec<Vec<Lit>>,
     /// The explanations of colours the theory propagated, kept between questions.
@@ -303,16 +293,14 @@ impl UniqueCheck {
                 }
             }
         }
-        // Some line, under its own guard: a question assumes it only when no clue above 0
-        // does (such a clue needs a line). No clause says "some edge differs from the known
-        // loop": every question assumes a clue broken, which the known loop is not, and a
-        // clause over every edge costs a scan of it at each watch move.
-        let some_line = Lit::new(solver.new_var(lbool::UNDEF, false), true);
-        let mut some: Vec<Lit> = edge_vars.iter().map(|&v| Lit::new(v, true)).collect();
-        some.push(!some_line);
+        // Some line, and some edge other than in the known loop.
+        let some: Vec<Lit> = edge_vars.iter().map(|&v| Lit::new(v, true)).collect();
         add(&mut solver, &some);
+        let differ: Vec<Lit> = (0..edges)
+            .map(|e| Lit::new(edge_vars[e], !known[e]))
+            .collect();
+        add(&mut solver, &differ);
         let known_len = known.iter().filter(|&&k| k).count();
-        let inside: Vec<bool> = (0..rows * cols).map(inside).collect();
         UniqueCheck {
             solver,
             grid,
@@ -321,14 +309,8 @@ impl UniqueCheck {
             guards,
             broken,
             clues,
-            some_line,
-            settled: vec![false; rows * cols],
-            cols,
             known,
             known_len,
-            inside,
-            mark: vec![0; rows * cols],
-            stamp: 0,
             why: vec![Vec::new(); edges],
             arena: Vec::new(),
             span: vec![(0, 0); rows * cols],
@@ -340,12 +322,9 @@ impl UniqueCheck {
     /// assumed) or blank (never again). Its guard becomes a fact, so the clauses it switches
     /// are simplified away or become plain clauses.
     pub(super) fn settle(&mut self, cell: usize, present: bool) {
-        self.settled[cell] = true;
         let g = self.guards[cell];
         self.solver
             .add_clause_reuse(&mut vec![if present { g } else { !g }]);
-        // Its clue is not asked about again: its "broken" clauses are satisfied for good.
-        self.solver.add_clause_reuse(&mut vec![!self.broken[cell]]);
     }
 
     /// The unknown edges (of `states`, per edge) that no answer has on: when some line is
@@ -399,162 +378,6 @@ impl UniqueCheck {
         off
     }
 
-    /// A second answer near the blanked cells, without the solver: the known loop with the
-    /// colours of a few joined cells (at most [`FLIP_CELLS`]) flipped, at least one of them on
-    /// or beside a blanked cell, when that is one loop (the inside cells joined, every
-    /// outside cell joined to the border) meeting every clue where `active` holds. Late in a
-    /// blanking run most questions have such an answer, which the solver finds only after a
-    /// whole assignment and often some conflicts.
-    fn flipped(&mut self, active: &[bool], blanked: &[usize]) -> Option<Vec<u8>> {
-        let mut starts: Vec<usize> = Vec::new();
-        for &b in blanked {
-            starts.push(b);
-            starts.extend(self.grid.cell_nbrs[b].iter().filter(|&&n| n != usize::MAX));
-        }
-        starts.sort_unstable();
-        starts.dedup();
-        let mut set: Vec<usize> = Vec::with_capacity(FLIP_CELLS);
-        for &start in &starts {
-            set.push(start);
-            if let Some(counts) = self.grow(&mut set, active) {
-                return Some(counts);
-            }
-            set.clear();
-        }
-        None
-    }
-
-    /// Depth-first over the sets of cells that extend `set` joined side to side or corner to
-    /// corner (a set is reached again in other orders, which costs time only): the first whose
-    /// flip is an answer.
-    fn grow(&mut self, set: &mut Vec<usize>, active: &[bool]) -> Option<Vec<u8>> {
-        if let Some(counts) = self.flip_answer(set, active) {
-            return Some(counts);
-        }
-        if set.len() == FLIP_CELLS {
-            return None;
-        }
-        for i in 0..set.len() {
-            for k in 0..8 {
-                let n = self.around(set[i], k);
-                if n == usize::MAX || set.contains(&n) {
-                    continue;
-                }
-                set.push(n);
-                let found = self.grow(set, active);
-                set.pop();
-                if found.is_some() {
-                    return found;
-                }
-            }
-        }
-        None
-    }
-
-    /// The `k`-th of the eight cells around `cell` (`usize::MAX` off the grid).
-    fn around(&self, cell: usize, k: usize) -> usize {
-        let [up, down, left, right] = self.grid.cell_nbrs[cell];
-        let step = |a: usize, b: usize| {
-            if a == usize::MAX {
-                usize::MAX
-            } else {
-                self.grid.cell_nbrs[a][b]
-            }
-        };
-        match k {
-            0 => up,
-            1 => down,
-            2 => left,
-            3 => right,
-            4 => step(up, 2),
-            5 => step(up, 3),
-            6 => step(down, 2),
-            _ => step(down, 3),
-        }
-    }
-
-    /// The clue counts of the known loop with the colours of `set` flipped, when that is an
-    /// answer other than the known loop under the clues where `active` holds.
-    fn flip_answer(&mut self, set: &[usize], active: &[bool]) -> Option<Vec<u8>> {
-        let colour = |c: usize| self.inside[c] != set.contains(&c);
-        let count = |c: usize| {
-            self.grid.cell_nbrs[c]
-                .iter()
-                .filter(|&&n| {
-                    if n == usize::MAX {
-                        colour(c)
-                    } else {
-                        colour(c) != colour(n)
-                    }
-                })
-                .count() as u8
-        };
-        // The clues beside the flipped cells.
-        for &c in set {
-            if active[c] && count(c) != self.clues[c] {
-                return None;
-            }
-            for n in self.grid.cell_nbrs[c] {
-                if n != usize::MAX && active[n] && count(n) != self.clues[n] {
-                    return None;
-                }
-            }
-        }
-        // One loop: the inside cells joined, every outside cell joined to the border.
-        let cells = self.inside.len();
-        let inside_cells = (0..cells).filter(|&c| colour(c)).count();
-        let first_inside = (0..cells).find(|&c| colour(c))?;
-        self.stamp += 1;
-        let stamp = self.stamp;
-        let mut stack = vec![first_inside];
-        self.mark[first_inside] = stamp;
-        let mut reached = 0;
-        while let Some(c) = stack.pop() {
-            reached += 1;
-            for n in self.grid.cell_nbrs[c] {
-                if n != usize::MAX && self.mark[n] != stamp && colour(n) {
-                    self.mark[n] = stamp;
-                    stack.push(n);
-                }
-            }
-        }
-        if reached != inside_cells {
-            return None;
-        }
-        self.stamp += 1;
-        let stamp = self.stamp;
-        for c in 0..cells {
-            let border = self.grid.cell_nbrs[c].contains(&usize::MAX);
-            if border && !colour(c) {
-                self.mark[c] = stamp;
-                stack.push(c);
-            }
-        }
-        let mut reached = 0;
-        while let Some(c) = stack.pop() {
-            reached += 1;
-            for n in self.grid.cell_nbrs[c] {
-                if n != usize::MAX && self.mark[n] != stamp && !colour(n) {
-                    self.mark[n] = stamp;
-                    stack.push(n);
-                }
-            }
-        }
-        if reached != cells - inside_cells {
-            return None;
-        }
-        let mut counts = self.clues.clone();
-        for &c in set {
-            counts[c] = count(c);
-            for n in self.grid.cell_nbrs[c] {
-                if n != usize::MAX {
-                    counts[n] = count(n);
-                }
-            }
-        }
-        Some(counts)
-    }
-
     /// With the clues of the cells where `present` holds: whether the known loop is the only
     /// answer, within `max_conflicts` (none: no budget). The edges decided on `deduced` (a
     /// board of the same puzzle that sound deduction left stuck) are assumed too: every answer
@@ -569,17 +392,10 @@ impl UniqueCheck {
         let cells = self.clues.len();
         let active: Vec<bool> = (0..cells).map(present).collect();
         self.assumptions.clear();
-        // A second answer a few flipped cells away needs no solver (asked again after
-        // deduction, the question had none).
-        if deduced.is_none()
-            && let Some(counts) = self.flipped(&active, blanked)
-        {
-            return Verdict::Second(counts);
-        }
+        self.assumptions
+            .extend((0..cells).filter(|&c| active[c]).map(|c| self.guards[c]));
         // The puzzle with the clues of `blanked` has one answer, so a second one breaks one of
-        // them: that is assumed first, then the clues not yet settled (the settled ones are
-        // facts), nearest the blanked cells first, so that a contradiction near them is met
-        // before the clues far away are propagated.
+        // them.
         let mut question = None;
         if let [cell] = blanked {
             self.assumptions.push(self.broken[*cell]);
@@ -591,22 +407,6 @@ impl UniqueCheck {
             self.assumptions.push(q);
             question = Some(q);
         }
-        let cols = self.cols;
-        let distance = |c: usize| {
-            let (r, k) = (c / cols, c % cols);
-            blanked
-                .iter()
-                .map(|&b| (b / cols).abs_diff(r) + (b % cols).abs_diff(k))
-                .min()
-                .unwrap_or(0)
-        };
-        let mut open: Vec<(usize, usize)> = (0..cells)
-            .filter(|&c| active[c] && !self.settled[c])
-            .map(|c| (distance(c), c))
-            .collect();
-        open.sort_unstable();
-        self.assumptions
-            .extend(open.iter().map(|&(_, c)| self.guards[c]));
         if let Some(board) = deduced {
             let states: Vec<u8> = (self.grid.lattice.iter())
                 .map(|&(y, x)| board.at(board.index(y, x)))
@@ -625,9 +425,6 @@ impl UniqueCheck {
         let positive = (0..cells)
             .filter(|&c| active[c] && self.clues[c] > 0)
             .count();
-        if positive == 0 {
-            self.assumptions.push(self.some_line);
-        }
         let mut theory = LoopTheory {
             grid: &self.grid,
             edge_vars: &self.edge_vars,
@@ -655,23 +452,14 @@ impl UniqueCheck {
             wall: Vec::new(),
             regions: Vec::new(),
             skipped: 0,
-            every: REGION_EVERY,
             seen: vec![0; self.known.len()],
             stamp: 0,
         };
         let assumptions = std::mem::take(&mut self.assumptions);
-        // A question still open after `REGION_LATE` conflicts goes on with region cuts more
-        // often: the conflicts it takes fall by about a tenth.
         let stop = self.solver.cb_mut();
-        let late = REGION_LATE;
-        stop.max_conflicts = Some(max_conflicts.map_or(late, |m| m.min(late)));
+        stop.max_conflicts = max_conflicts;
         stop.conflicts = 0;
-        let mut result = self.solver.solve_limited_th(&mut theory, &assumptions);
-        if result == lbool::UNDEF && max_conflicts.is_none_or(|m| m > late) {
-            self.solver.cb_mut().max_conflicts = max_conflicts;
-            theory.every = REGION_EVERY_LATE;
-            result = self.solver.solve_limited_th(&mut theory, &assumptions);
-        }
+        let result = self.solver.solve_limited_th(&mut theory, &assumptions);
         self.assumptions = assumptions;
         if let Some(q) = question {
             self.solver.add_clause_reuse(&mut vec![!q]);
@@ -687,7 +475,6 @@ impl UniqueCheck {
         }
         // Any loop of the model is an answer alone: take the one through the first edge on.
         let model = self.solver.get_model();
-
         let on = |e: usize| model[self.edge_vars[e].idx() as usize] == lbool::TRUE;
         let start = (0..self.known.len()).find(|&e| on(e)).expect("some line");
         let mut counts = vec![0u8; cells];
@@ -711,19 +498,6 @@ impl UniqueCheck {
         Verdict::Second(counts)
     }
 }
-
-/// The most cells [`UniqueCheck::flipped`] flips. On 30x30 seed 8, 3 (cells side by side or
-/// corner to corner) finds 111 of the 428 second answers, 4 side by side only 43, and 4
-/// corner to corner 134 but costs more time than it saves.
-const FLIP_CELLS: usize = 3;
-
-/// Conflicts of a question before its region cuts run every [`REGION_EVERY_LATE`] partial
-/// checks instead of every [`REGION_EVERY`]: on 30x30 seeds 1-8, 46.5 million propagations
-/// in all against 48.8 million with every 32nd check throughout.
-const REGION_LATE: u64 = 200;
-
-/// See [`REGION_LATE`].
-const REGION_EVERY_LATE: usize = 4;
 
 /// The region cuts run at one partial check in this many (a pass costs two walks over every
 /// cell). Measured on 20x20 seeds 1-8 (mean CPU): every check 0.75 s, every 16th to 64th
@@ -770,8 +544,6 @@ struct LoopTheory<'a> {
     regions: Vec<Region>,
     /// Partial checks since the last colour check.
     skipped: usize,
-    /// A colour check every this many partial checks.
-    every: usize,
     /// Per edge: the check whose walk passed it last (see `stamp`).
     seen: Vec<u32>,
     /// The number of the check, for `seen`.
@@ -892,7 +664,7 @@ impl LoopTheory<'_> {
             return;
         }
         self.skipped += 1;
-        if self.skipped < self.every {
+        if self.skipped < REGION_EVERY {
             return;
         }
         self.skipped = 0;
