@@ -13,8 +13,8 @@
 //! the command line is matched as a substring of `search/NxN/CASE` before the trial, so the
 //! cases it leaves out are not solved at all.
 //!
-//! `cargo bench --bench search`; `cargo bench --bench search -- 50x50` for one size. The
-//! group `gen/minimal` times minimal puzzle generation (issue 26).
+//! `cargo bench --bench search`; `cargo bench --bench search -- 50x50` for one size. Minimal
+//! puzzle generation (issue 26) is timed by `benches/gen.rs`.
 
 mod common;
 
@@ -22,7 +22,6 @@ use common::{generated_shaped, stream};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use slink::RuleBook;
 use slink::rules::RuleSet;
-use slink::{GenOptions, Generator};
 use slink::{Outcome, SolveOptions, Solver};
 use slink::{Puzzle, parse_all};
 use std::hint::black_box;
@@ -116,27 +115,5 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-/// Minimal generated puzzles (issue 26): one iteration makes one `gen --blanks --minimal`
-/// puzzle of the size, a new seed each time. `cargo bench --bench search -- gen/minimal/10x10`.
-fn gen_minimal(c: &mut Criterion) {
-    let mut group = c.benchmark_group("gen/minimal");
-    group.sampling_mode(SamplingMode::Flat);
-    group.sample_size(10);
-    for n in [10usize, 20, 30] {
-        let mut seed = 0u64;
-        group.bench_function(format!("{n}x{n}"), |b| {
-            b.iter(|| {
-                seed += 1;
-                let mut options = GenOptions::new(n, n).with_blanks(true);
-                options.minimal = true;
-                options.seed = seed;
-                let mut generator = Generator::builtin(options).expect("valid options");
-                black_box(generator.next_puzzle().expect("a puzzle"))
-            })
-        });
-    }
-    group.finish();
-}
-
-criterion_group!(benches, bench, gen_minimal);
+criterion_group!(benches, bench);
 criterion_main!(benches);

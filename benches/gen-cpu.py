@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""CPU seconds of `slink gen --blanks --minimal` per seed, binaries interleaved.
+
+    benches/gen-cpu.py N SEEDS RUNS BINARY...
+
+For each of RUNS rounds and each seed (`1-8` or `1,3,8`), runs every BINARY in turn with
+`gen --rows N --cols N --blanks --minimal --seed S -j 1`, output thrown away, and takes the
+CPU time (user + system) the kernel reports for it. Prints a table: per binary and seed the
+median over the rounds, and the mean over the seeds. Interleaving lets a change in the
+machine's load fall on every binary alike. A binary that exits non-zero stops the run.
+"""
+
+import os
+import statistics
+import sys
+
+
+def seeds_of(text):
+    if "-" in text:
+        lo, hi = text.split("-")
+        return list(range(int(lo), int(hi) + 1))
+    return [int(s) for s in text.split(",")]
+
+
+def cpu_of(binary, n, seed):
+    args = [binary, "gen", "--rows", str(n), "--cols", str(n), "--blanks", "--minimal",
+            "--seed", str(seed), "-j", "1"]
+    out = os.open(os.devnull, os.O_WRONLY)
+    pid = os.posix_spawn(binary, args, os.environ,
+                         file_actions=[(os.POSIX_SPAWN_DUP2, out, 1)])
+    os.close(out)
+    _, status, usage = os.wait4(pid, 0)
+    if status != 0:
+        sys.exit(f"{binary} failed on seed {seed}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def main():
+    if len(sys.argv) < 5:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    n, seeds, runs = int(sys.argv[1]), seeds_of(sys.argv[2]), int(sys.argv[3])
+    binaries = sys.argv[4:]
+    times = {(b, s): [] for b in binaries for s in seeds}
+    for _ in range(runs):
+        for s in seeds:
+            for b in binaries:
+                times[(b, s)].append(cpu_of(b, n, s))
+    print("| binary | " + " | ".join(str(s) for s in seeds) + " | mean |")
+    print("| --- " * (len(seeds) + 2) + "|")
+    for b in binaries:
+        med = [statistics.median(times[(b, s)]) for s in seeds]
+        cells = " | ".join(f"{m:.2f}" for m in med)
+        print(f"| {b} | {cells} | {statistics.mean(med):.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
