@@ -300,16 +300,20 @@ fn rules_of_the_general_form_match_as_the_interpreter_says() {
     compare(&book, 300, 0x9e4e);
 }
 
-#[test]
-fn the_built_in_rules_with_the_general_ones_match_too() {
-    let general = include_str!("../../tests/fixtures/general/general.rules");
+/// The built-in rules with one more file.
+fn built_in_with(name: &str, text: &str) -> RuleBook {
     let mut sources: Vec<(String, String)> = crate::rules::BUILTIN_RULES
         .iter()
         .map(|(n, t)| (n.to_string(), t.to_string()))
         .collect();
-    sources.push(("general.rules".into(), general.into()));
-    let book = RuleBook::new(RuleSet::from_sources(&sources).expect("the rules parse"));
-    compare(&book, 300, 0xa11);
+    sources.push((name.into(), text.into()));
+    RuleBook::new(RuleSet::from_sources(&sources).expect("the rules parse"))
+}
+
+#[test]
+fn the_built_in_rules_with_the_general_ones_match_too() {
+    let general = include_str!("../../tests/fixtures/general/general.rules");
+    compare(&built_in_with("general.rules", general), 300, 0xa11);
 }
 
 #[test]
@@ -317,11 +321,9 @@ fn the_built_in_rules_with_the_other_discovered_ones_match_too() {
     // The fifty discovered edge rules not built in (`rules/discovered/`), which a user loads
     // with `--rules rules --rules rules/discovered`.
     let discovered = include_str!("../../rules/discovered/window-2x2-2x3.rules");
-    let mut sources: Vec<(String, String)> = crate::rules::BUILTIN_RULES
-        .iter()
-        .map(|(n, t)| (n.to_string(), t.to_string()))
-        .collect();
-    sources.push(("window-2x2-2x3.rules".into(), discovered.into()));
-    let book = RuleBook::new(RuleSet::from_sources(&sources).expect("the rules parse"));
-    compare(&book, 1000, 0x3d1);
+    compare(
+        &built_in_with("window-2x2-2x3.rules", discovered),
+        1000,
+        0x3d1,
+    );
 }
