@@ -48,11 +48,6 @@ pub struct Colouring {
     /// Changes whenever a class changes (a merge or an undo), and differs between stores:
     /// what a reader cached of the classes is good while it stays.
     version: Version,
-    /// Merges taken back so far: while it stays, classes only grow.
-    undone: u64,
-    /// The [`Colouring::known`] mark at which the regions deducer last found nothing (a copy
-    /// of the store copies it with the classes it holds for).
-    pub(crate) regions_idle: Option<(u64, u32)>,
 }
 
 /// A store's version: a copy of a store starts a version range of its own, so that what
@@ -92,8 +87,6 @@ impl Colouring {
             seen: vec![0; n],
             epoch: 0,
             version: Version::fresh(),
-            undone: 0,
-            regions_idle: None,
         };
         let (rows, cols) = (board.rows() as isize, board.cols() as isize);
         let first = board.index(-1, 1);
@@ -115,14 +108,6 @@ impl Colouring {
     #[inline]
     pub fn version(&self) -> u64 {
         self.version.0
-    }
-
-    /// A mark of which cells are known inside or outside and how: while no merge is taken
-    /// back, the outside's class only grows, so the same mark means the same cells on the
-    /// same sides (another mark may still mean them too).
-    #[inline]
-    pub fn known(&self) -> (u64, u32) {
-        (self.undone, self.size[self.find(self.outside).0 as usize])
     }
 
     /// Every grid cell's side (as [`Colouring::inside`] says), row by row; the outside's class
@@ -226,7 +211,6 @@ impl Colouring {
             self.size[root] -= self.size[child];
             self.parent[child] = merge.child;
             self.version.0 += 1;
-            self.undone += 1;
         }
         self.queue.clear();
     }

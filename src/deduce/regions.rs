@@ -23,18 +23,12 @@ use crate::board::{Board, CROSS, Contradiction, LINE, Reason, SideNote, UNKNOWN,
 use crate::deduce::Deducer;
 
 /// Deduces what the connectedness of the two sides implies; returns the edges decided plus
-/// the cells placed. `scratch` holds the run's graph and search (reused between runs). A
-/// run finds nothing when the cells of known side are those of the last run that found
-/// nothing, so that run is skipped.
+/// the cells placed. `scratch` holds the run's graph and search (reused between runs).
 pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradiction> {
     if board.unknown() == 0 {
         return Ok(0);
     }
-    let Some(colouring) = board.colouring() else {
-        return Ok(0);
-    };
-    let known = colouring.known();
-    if colouring.regions_idle == Some(known) {
+    if board.colouring().is_none() {
         return Ok(0);
     }
     let mut work = Work::carve(scratch, board.rows(), board.cols());
@@ -70,11 +64,6 @@ pub fn deduce(board: &mut Board, scratch: &mut Vec<u32>) -> Result<u64, Contradi
         };
         decided += place(board, work.cols, &found, &joins)?;
         stale = true;
-    }
-    if decided == 0
-        && let Some(colouring) = board.colouring_mut()
-    {
-        colouring.regions_idle = Some(known);
     }
     Ok(decided)
 }
