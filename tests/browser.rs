@@ -340,3 +340,27 @@ fn the_page_marks_the_edges_that_differ_and_letters_colour_rules() {
     assert_eq!(then, both, "step {step}");
     assert!(dom.contains("cells with one letter are on the same side"));
 }
+
+#[test]
+#[ignore = "needs Chromium: `.ci/run` installs Debian's chromium and runs it with --ignored"]
+fn a_regions_step_that_decided_no_edge_is_shown_with_its_cell() {
+    let browser = chromium().expect(
+        "no chromium on PATH: install Debian's `chromium`, or set SLINK_CHROMIUM to a browser",
+    );
+    let dir = std::env::temp_dir().join(format!("slink-browser-edgeless-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("p.html");
+    let corpus = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
+    write_page(&first_puzzles(&corpus, 1), &page);
+    // Step 135 of the first corpus puzzle places cell (8, 11) inside and decides no edge.
+    let dom = dump_dom(&browser, &page, "135");
+    assert!(
+        dom.contains(
+            "135. regions: cell (8, 11) is inside: every path of cells not outside between the \
+             inside cells (9, 10) and (8, 13) passes it: no edge decided yet (the colour rules \
+             take the cells up)"
+        ),
+        "the step's text is not shown"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

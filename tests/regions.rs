@@ -111,3 +111,32 @@ fn explain_says_which_side_each_placed_cell_is_on_and_the_answer_agrees() {
     }
     assert!(named > 0, "some regions step in the first puzzles");
 }
+
+#[test]
+fn a_cell_placed_with_no_edge_decided_still_has_its_step() {
+    // In the first corpus puzzle, regions places cell (8, 11) inside when none of its
+    // neighbours' colours is known yet: no edge follows at once, and the step is still told.
+    let puzzle = nth_puzzle(&corpus(), 0);
+    let run = slink(&["explain"], puzzle.as_bytes());
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let line = run
+        .stdout_text()
+        .lines()
+        .find(|l| l.contains(". regions: cell (8, 11) is inside"))
+        .map(str::to_string)
+        .expect("the step placing cell (8, 11)");
+    assert!(
+        line.ends_with(": no edge decided yet (the colour rules take the cells up)"),
+        "{line}"
+    );
+    let dir = TempDir::new("regions-edgeless");
+    let page = dir.0.join("p.html");
+    let run = slink(
+        &["explain", "--html", page.to_str().unwrap()],
+        puzzle.as_bytes(),
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("regions: cell (8, 11) is inside"));
+    assert!(html.contains("\"no_edge\":\"no edge decided yet"));
+}

@@ -229,9 +229,10 @@ impl Hinter {
             // colouring came on with nothing decided before it, so the colour rules' steps
             // are those found on the marked board with its colour store on.
             let attempt = self.explainer.attempt_from(&puzzle, &givens);
-            let first = steps(&attempt.board)
-                .into_iter()
-                .find(|s| s.reason != Reason::Given && s.reason != Reason::Guess);
+            let first = steps(&attempt.board).into_iter().find(|s| {
+                // A step that only placed cells (regions) leaves no mark to make.
+                s.reason != Reason::Given && s.reason != Reason::Guess && !s.decided.is_empty()
+            });
             if matches!(first.as_ref().map(|s| s.reason), Some(Reason::Rule { .. })) {
                 if board.start_colouring().is_ok() {
                     found = book_steps(&board, self);

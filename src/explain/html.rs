@@ -66,6 +66,8 @@ struct Page {
     undetermined: Vec<i64>,
     /// Whether `undetermined` is every such edge (false: a budget ran out, there may be more).
     undetermined_complete: bool,
+    /// What a step that decided no edge says in place of its edges.
+    no_edge: &'static str,
 }
 
 fn facts(facts: &[Fact]) -> Vec<[i32; 3]> {
@@ -225,6 +227,7 @@ pub fn render(
         steps: builder.steps,
         undetermined,
         undetermined_complete: ambiguity.is_none_or(|a| a.complete),
+        no_edge: super::NO_EDGE,
     };
     let data = script_json(&serde_json::to_string(&page).expect("pages serialize"));
     fill(TEMPLATE, &escape(title), &data)
@@ -471,7 +474,7 @@ aside { flex: none; width: 22em; max-width: 40%; overflow-y: auto; border-left: 
     var words = [];
     for (var q = at[i] + 5; q < at[i + 1]; q++)
       words.push(((data.steps[q] & 1) ? 'cross ' : 'line ') + edgeName(data.steps[q] >> 1));
-    return words.join(', ');
+    return words.length ? words.join(', ') : data.no_edge;
   }
   // A rule's picture as a small board: its dots, its facts and its colour letters (from
   // `fresh` and `freshLetters` on, highlighted).

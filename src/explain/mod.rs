@@ -9,7 +9,9 @@ pub mod hint;
 pub mod html;
 pub mod index;
 
-use crate::board::{Board, CROSS, LINE, ProbeNote, Reason, contradiction::describe_point};
+use crate::board::{
+    Board, CROSS, LINE, ProbeNote, Reason, SideNote, contradiction::describe_point,
+};
 use crate::deduce::Deducer;
 use crate::deduce::parity::{Region, region_of};
 use crate::format::view::{Edge, Picture};
@@ -174,8 +176,10 @@ fn add_regions(board: &Board, steps: &mut [Step]) {
 }
 
 /// Names the cells of every regions step: the deducer's notes from the step's first trail
-/// position to its last.
-fn add_sides(board: &Board, steps: &mut [Step]) {
+/// position to its last (or right after it: a cell placed after the run's last edge). A cell
+/// placed with no edge beside a cell of known colour decided no edge; its notes make a regions
+/// step of their own, with no edges, just before the step its trail position starts.
+fn add_sides(board: &Board, steps: &mut Vec<Step>) {
     let notes = board.side_notes();
     if notes.is_empty() {
         return;
@@ -184,22 +188,50 @@ fn add_sides(board: &Board, steps: &mut [Step]) {
         let (y, x) = board.point(i as usize);
         (y as usize / 2, x as usize / 2)
     };
+    let side = |n: &SideNote| Side {
+        cell: cell(n.cell),
+        inside: n.inside,
+        joins: n.joins.map(|(a, b)| (cell(a), b.map(cell))),
+    };
+    let regions = Reason::By(Deducer::Regions);
+    let edgeless = |sides: Vec<Side>| Step {
+        reason: regions,
+        anchor: None,
+        probe: None,
+        region: None,
+        sides,
+        decided: Vec::new(),
+    };
+    let mut notes = notes.iter().peekable();
+    let mut out: Vec<Step> = Vec::with_capacity(steps.len());
     let mut position = 0;
-    for step in steps.iter_mut() {
-        let end = position + step.decided.len();
-        if step.reason == Reason::By(Deducer::Regions) {
-            step.sides = notes
-                .iter()
-                .filter(|n| (position..end).contains(&(n.at as usize)))
-                .map(|n| Side {
-                    cell: cell(n.cell),
-                    inside: n.inside,
-                    joins: n.joins.map(|(a, b)| (cell(a), b.map(cell))),
-                })
-                .collect();
+    for mut step in steps.drain(..) {
+        if let Some(last) = out.last_mut().filter(|last| last.reason == regions) {
+            while let Some(n) = notes.next_if(|n| n.at as usize == position) {
+                last.sides.push(side(n));
+            }
         }
+        let end = position + step.decided.len();
+        let mut taken = Vec::new();
+        while let Some(n) = notes.next_if(|n| (n.at as usize) < end) {
+            taken.push(side(n));
+        }
+        if step.reason == regions {
+            step.sides = taken;
+        } else if !taken.is_empty() {
+            out.push(edgeless(taken));
+        }
+        out.push(step);
         position = end;
     }
+    let rest: Vec<Side> = notes.map(side).collect();
+    if !rest.is_empty() {
+        match out.last_mut().filter(|last| last.reason == regions) {
+            Some(last) => last.sides.extend(rest),
+            None => out.push(edgeless(rest)),
+        }
+    }
+    *steps = out;
 }
 
 /// What a probe note says, in board-independent terms.
@@ -317,8 +349,12 @@ impl Step {
         }
     }
 
-    /// The edges it decided, as `line h(0,1), cross v(2,3)`.
+    /// The edges it decided, as `line h(0,1), cross v(2,3)`; [`NO_EDGE`] for a step that only
+    /// placed cells on a side of the loop.
     pub fn edges_text(&self) -> String {
+        if self.decided.is_empty() {
+            return NO_EDGE.to_string();
+        }
         let mut s = String::new();
         for (k, d) in self.decided.iter().enumerate() {
             if k > 0 {
@@ -356,6 +392,10 @@ impl Step {
         ))
     }
 }
+
+/// What a step that decided no edge (regions placing cells whose neighbours' colours are not
+/// known yet) says in place of its edges.
+pub const NO_EDGE: &str = "no edge decided yet (the colour rules take the cells up)";
 
 /// The most cells of a region an explanation names one by one.
 const REGION_SHOWN: usize = 8;
