@@ -13,7 +13,7 @@ use std::process::Command;
 
 mod common;
 
-use common::answers::{Answer, EdgeKey, first_puzzles, parse_answers};
+use common::answers::{Answer, EdgeKey, first_puzzles, nth_puzzle, parse_answers};
 use common::data;
 
 /// The Chromium to use, if any.
@@ -344,6 +344,7 @@ fn the_page_marks_the_edges_that_differ_and_letters_colour_rules() {
 #[test]
 #[ignore = "needs Chromium: `.ci/run` installs Debian's chromium and runs it with --ignored"]
 fn a_regions_step_that_decided_no_edge_is_shown_with_its_cell() {
+    const NO_EDGE: &str = ": no edge decided yet (the colour rules take the cells up)";
     let browser = chromium().expect(
         "no chromium on PATH: install Debian's `chromium`, or set SLINK_CHROMIUM to a browser",
     );
@@ -351,16 +352,26 @@ fn a_regions_step_that_decided_no_edge_is_shown_with_its_cell() {
     std::fs::create_dir_all(&dir).unwrap();
     let page = dir.join("p.html");
     let corpus = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
-    write_page(&first_puzzles(&corpus, 1), &page);
-    // Step 135 of the first corpus puzzle places cell (8, 11) inside and decides no edge.
-    let dom = dump_dom(&browser, &page, "135");
-    assert!(
-        dom.contains(
-            "135. regions: cell (8, 11) is inside: every path of cells not outside between the \
-             inside cells (9, 10) and (8, 13) passes it: no edge decided yet (the colour rules \
-             take the cells up)"
-        ),
-        "the step's text is not shown"
-    );
+    // The first puzzle whose text explanation has a regions step that decided no edge.
+    let (puzzle, line) = (0..150)
+        .find_map(|n| {
+            let puzzles = nth_puzzle(&corpus, n);
+            let args: Vec<OsString> = ["slink", "explain"].iter().map(OsString::from).collect();
+            let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+            let status = slink::cli::run(args, &mut puzzles.as_bytes(), &mut stdout, &mut stderr);
+            assert_eq!(status, 0, "{}", String::from_utf8_lossy(&stderr));
+            let text = String::from_utf8(stdout).unwrap();
+            let line = text
+                .lines()
+                .find(|l| l.ends_with(NO_EDGE))?
+                .trim()
+                .to_string();
+            Some((puzzles, line))
+        })
+        .expect("a regions step that decided no edge");
+    write_page(&puzzle, &page);
+    let (step, _) = line.split_once(". ").unwrap();
+    let dom = dump_dom(&browser, &page, step);
+    assert!(dom.contains(&line), "the step's text is not shown: {line}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
