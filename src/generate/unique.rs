@@ -2,8 +2,9 @@
 //!
 //! The instance has one variable per edge and one per cell (its colour: inside or outside,
 //! with an edge on exactly where the colours on its sides differ; the solver decides colours,
-//! as `deduce/sat.rs` does), the dot clauses (0 or 2 lines at each dot), "some line" and
-//! "some edge differs from the known loop". Each cell's clue holds only while its *guard*
+//! as `deduce/sat.rs` does), the dot clauses (0 or 2 lines at each dot) and "some line" (a
+//! question assumes a broken clue, so its answer differs from the known loop). Each cell's
+//! clue holds only while its *guard*
 //! literal is assumed: blanking a clue is leaving its guard out of the assumptions, so one
 //! instance answers every candidate of a blanking run, and what it learnt carries over.
 //!
@@ -22,7 +23,8 @@
 //! simplify. And the theory also cuts by regions of cell colours, as `deduce/sat.rs` does:
 //! one region of inside cells, every region of outside cells reaching the border. Those
 //! lemmas name colours only, no clue, so need no guard; on a 20x20 a question that took
-//! 75,000 loop lemmas and over 15 s without them takes a few dozen conflicts.
+//! 75,000 loop lemmas and over 15 s without them takes a few dozen conflicts. They run at
+//! one partial check in 32, and at every one once a question has backtracked 400 times.
 
 use super::Solution;
 use crate::board::{Board, CROSS, LINE, UNKNOWN};
@@ -293,13 +295,17 @@ impl UniqueCheck {
                 }
             }
         }
-        // Some line, and some edge other than in the known loop.
-        let some: Vec<Lit> = edge_vars.iter().map(|&v| Lit::new(v, true)).collect();
-        add(&mut solver, &some);
-        let differ: Vec<Lit> = (0..edges)
-            .map(|e| Lit::new(edge_vars[e], !known[e]))
+        // Some line, the known loop's edges first: they are the two watched ones, which the
+        // solver, deciding the known loop's colours first, rarely turns off (a clause is
+        // scanned for another literal whenever a watched one turns false). No clause says
+        // "some edge differs from the known loop": every question assumes a broken clue,
+        // which says it.
+        let some: Vec<Lit> = (0..edges)
+            .filter(|&e| known[e])
+            .chain((0..edges).filter(|&e| !known[e]))
+            .map(|e| Lit::new(edge_vars[e], true))
             .collect();
-        add(&mut solver, &differ);
+        add(&mut solver, &some);
         let known_len = known.iter().filter(|&&k| k).count();
         UniqueCheck {
             solver,
@@ -452,6 +458,7 @@ impl UniqueCheck {
             wall: Vec::new(),
             regions: Vec::new(),
             skipped: 0,
+            backtracks: 0,
             seen: vec![0; self.known.len()],
             stamp: 0,
         };
@@ -505,6 +512,13 @@ impl UniqueCheck {
 /// (whole assignments only) one seed over 60 s.
 const REGION_EVERY: usize = 32;
 
+/// Once a question has backtracked this many times it is a hard one, and the region cuts run
+/// at every partial check: most questions end in a few dozen conflicts, where the passes
+/// would cost more than they save, but a hard one needs every cut early (on 30x30 seed 8,
+/// 49,000 conflicts in all instead of 67,000; 200 gave about as few but cost more CPU on
+/// the easy seeds; see docs/usage.md).
+const HARD_AFTER: u64 = 400;
+
 /// The single-loop condition under the assumed clues (see the module notes).
 struct LoopTheory<'a> {
     grid: &'a Grid,
@@ -544,6 +558,9 @@ struct LoopTheory<'a> {
     regions: Vec<Region>,
     /// Partial checks since the last colour check.
     skipped: usize,
+    /// Backtracks in this question (conflicts and restarts): past [`HARD_AFTER`], the
+    /// colours are checked at every partial check.
+    backtracks: u64,
     /// Per edge: the check whose walk passed it last (see `stamp`).
     seen: Vec<u32>,
     /// The number of the check, for `seen`.
@@ -664,7 +681,7 @@ impl LoopTheory<'_> {
             return;
         }
         self.skipped += 1;
-        if self.skipped < REGION_EVERY {
+        if self.skipped < REGION_EVERY && self.backtracks <= HARD_AFTER {
             return;
         }
         self.skipped = 0;
@@ -928,6 +945,7 @@ impl Theory for LoopTheory<'_> {
     }
 
     fn pop_levels(&mut self, n: usize) {
+        self.backtracks += 1;
         let keep = self.levels.len() - n;
         let (done, arena) = self.levels[keep];
         self.done = done;
