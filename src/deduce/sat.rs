@@ -45,6 +45,16 @@
 //! set by flipping the meaning of the variable (`Layout::flip`), as batsat starts every
 //! variable false.
 //!
+//! Parity: each clue fixes, mod 2, the sum of its four neighbours' colours, and each decided
+//! edge the sum of its two cells'. CDCL derives sums of many such equations only in
+//! exponentially many steps, and on maze grids (a sea of 2s) that was most of the search's
+//! conflicts; `encode_parity` solves the equations by elimination in small windows and adds
+//! the short ones it finds as clauses (implied, so they exclude no answer).
+//!
+//! `SLINK_SAT_DUMP=FILE` (an environment variable, a debugging aid) writes the verdict
+//! search's instance to FILE in DIMACS, with comments that place its variables, to try other
+//! solvers on it (docs/search.md, fifth round).
+//!
 //! Budgets: each solver call is one search node and each conflict one more; the solver's
 //! stop callback checks the node budget and the deadline at every conflict and restart.
 
@@ -89,6 +99,9 @@ struct Residue {
     solver: Solver<Stop>,
     /// Clause buffer.
     clause: Vec<Lit>,
+    /// Every clause added, as DIMACS literals, when the instance is to be dumped
+    /// (`SLINK_SAT_DUMP`, see `dump`).
+    dumped: Option<Vec<Vec<i32>>>,
 }
 
 /// The variables of a residue: edges and cell colours.
@@ -123,6 +136,9 @@ impl Residue {
     }
 
     fn add(&mut self, lits: &[Lit]) {
+        if let Some(d) = &mut self.dumped {
+            d.push(lits.iter().map(|&l| dimacs(l)).collect());
+        }
         self.clause.clear();
         self.clause.extend_from_slice(lits);
         self.solver.add_clause_reuse(&mut self.clause);
@@ -1016,6 +1032,9 @@ pub fn search(
     found: &mut Found,
 ) -> Result<(), Halt> {
     let mut r = residue(board, budget, false);
+    if let Some(path) = std::env::var_os(DUMP_VAR) {
+        dump(board, &r, std::path::Path::new(&path));
+    }
     let known_lines = board.line_count();
     let positive_clues = board
         .grid_cells()
@@ -1115,10 +1134,53 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
         },
         solver,
         clause: Vec::new(),
+        dumped: std::env::var_os(DUMP_VAR).map(|_| Vec::new()),
     };
     encode(board, &mut r);
     encode_colours(board, &mut r);
+    encode_parity(board, &mut r);
     r
+}
+
+/// The environment variable that names a file to write the verdict search's instance to (a
+/// debugging aid for trying other solvers on it, not a CLI option).
+const DUMP_VAR: &str = "SLINK_SAT_DUMP";
+
+/// A literal in DIMACS: variable index from 1, negative when negated.
+fn dimacs(l: Lit) -> i32 {
+    let v = l.var().idx() as i32 + 1;
+    if l.sign() { v } else { -v }
+}
+
+/// Writes the instance of `r` (the clauses so far, no loop theory) in DIMACS to `path`,
+/// with comment lines that place its variables: `c edge VAR ROW COL` (lattice coordinates
+/// of an unknown edge) and `c cell VAR ROW COL FLIP` (a cell's colour variable; true means
+/// inside unless FLIP is 1). A failed write is said on standard error and the search goes
+/// on.
+fn dump(board: &Board, r: &Residue, path: &std::path::Path) {
+    use std::fmt::Write as _;
+    let clauses = r.dumped.as_deref().unwrap_or_default();
+    let mut out = String::new();
+    let s = board.stride();
+    for (v, &e) in r.layout.edges.iter().enumerate() {
+        let var = r.layout.vars[v].idx() + 1;
+        let _ = writeln!(out, "c edge {var} {} {}", e / s, e % s);
+    }
+    for (k, &c) in r.layout.cells.iter().enumerate() {
+        let var = r.layout.colours[k].idx() + 1;
+        let flip = u8::from(r.layout.flip[k]);
+        let _ = writeln!(out, "c cell {var} {} {} {flip}", c / s, c % s);
+    }
+    let _ = writeln!(out, "p cnf {} {}", r.solver.num_vars(), clauses.len());
+    for c in clauses {
+        for l in c {
+            let _ = write!(out, "{l} ");
+        }
+        out.push_str("0\n");
+    }
+    if let Err(e) = std::fs::write(path, out) {
+        eprintln!("slink: cannot write {}: {e}", path.display());
+    }
 }
 
 /// Adds the blocking clause of the first answer (once), and a cut for every loop of the
@@ -1348,6 +1410,165 @@ fn encode_colours(board: &Board, r: &mut Residue) {
     r.layout.colour_of = colour;
     r.layout.colours = cells;
     r.layout.flip = flip;
+}
+
+/// The side of the square windows of cells in which `encode_parity` solves the parity
+/// equations (at most 128 cells, one bit each).
+const PARITY_WINDOW: usize = 11;
+
+/// The longest parity equation `encode_parity` adds as clauses (an equation over `w` cells
+/// is `2^(w-1)` clauses).
+const PARITY_WIDTH: usize = 6;
+
+/// A parity equation: the colours (inside: 1) of these cells, given as grid (row, column),
+/// add up to the flag mod 2.
+type Equation = (Vec<(usize, usize)>, bool);
+
+/// Short parity equations between cell colours, as clauses. A clue `k` is the number of its
+/// cell's sides whose two cells differ, so, mod 2, the colours of its four neighbours (off
+/// the grid: outside) add up to `k`; a decided edge says its two cells add up to 1 (line)
+/// or 0 (cross). CDCL solvers handle such parity poorly (deriving a sum of many equations
+/// takes them exponentially many steps), and a sea of 2s, as on maze grids, is mostly
+/// parity. So the equations are solved by Gauss-Jordan elimination over GF(2) in every
+/// window of `PARITY_WINDOW` x `PARITY_WINDOW` cells (windows overlapping by half), and
+/// the rows of the reduced systems over at most `PARITY_WIDTH` cells are added, each as the
+/// clauses that forbid its assignments of the wrong parity. They are implied by the clauses
+/// already there, so they exclude no answer; a contradiction (0 = 1) is the empty clause.
+fn encode_parity(board: &Board, r: &mut Residue) {
+    let (rows, cols) = (board.rows(), board.cols());
+    let (window, width) = (PARITY_WINDOW, PARITY_WIDTH);
+    let colour_of = std::mem::take(&mut r.layout.colour_of);
+    // The colour variable of the cell at grid row `y`, column `x`, if on the grid.
+    let var = |y: isize, x: isize| -> Option<u32> {
+        (y >= 0 && x >= 0 && (y as usize) < rows && (x as usize) < cols)
+            .then(|| colour_of[board.index(2 * y + 1, 2 * x + 1)])
+    };
+    // The equations (cells as grid (row, column), the sum), by their first cell's row.
+    let mut by_row: Vec<Vec<Equation>> = vec![Vec::new(); rows];
+    let mut push = |cells: Vec<(usize, usize)>, sum: bool| {
+        if let Some(&(y, _)) = cells.iter().min() {
+            by_row[y].push((cells, sum));
+        }
+    };
+    for y in 0..rows as isize {
+        for x in 0..cols as isize {
+            let c = board.index(2 * y + 1, 2 * x + 1);
+            let Some(k) = clue_of(board.at(c)) else {
+                continue;
+            };
+            let cells = [(y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)]
+                .into_iter()
+                .filter(|&(v, u)| var(v, u).is_some())
+                .map(|(v, u)| (v as usize, u as usize))
+                .collect();
+            push(cells, k % 2 == 1);
+        }
+    }
+    for e in board.grid_edges() {
+        let state = board.at(e);
+        if state == UNKNOWN {
+            continue;
+        }
+        let cells: Vec<(usize, usize)> = board
+            .edge_cells(e)
+            .into_iter()
+            .filter(|&c| colour_of[c] != u32::MAX)
+            .map(|c| {
+                let (y, x) = board.point(c);
+                (y as usize / 2, x as usize / 2)
+            })
+            .collect();
+        push(cells, state == LINE);
+    }
+    let mut added: std::collections::HashSet<(Vec<u32>, bool)> = Default::default();
+    let step = (window / 2).max(1);
+    let mut lits: Vec<Lit> = Vec::new();
+    for y0 in (0..rows).step_by(step) {
+        for x0 in (0..cols).step_by(step) {
+            let inside = |&(y, x): &(usize, usize)| {
+                (y0..y0 + window).contains(&y) && (x0..x0 + window).contains(&x)
+            };
+            // Reduced rows by pivot bit (the row's lowest), bit = (y - y0) * window + x - x0.
+            let mut pivot: [Option<(u128, bool)>; 128] = [None; 128];
+            let mut contradiction = false;
+            for eqs in &by_row[y0..(y0 + window).min(rows)] {
+                for (cells, sum) in eqs {
+                    if !cells.iter().all(inside) {
+                        continue;
+                    }
+                    let (mut m, mut b) = (0u128, *sum);
+                    for &(y, x) in cells {
+                        m ^= 1 << ((y - y0) * window + x - x0);
+                    }
+                    loop {
+                        if m == 0 {
+                            contradiction |= b;
+                            break;
+                        }
+                        let p = m.trailing_zeros() as usize;
+                        match pivot[p] {
+                            Some((pm, pb)) => {
+                                m ^= pm;
+                                b ^= pb;
+                            }
+                            None => {
+                                pivot[p] = Some((m, b));
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            if contradiction {
+                r.add(&[]);
+                r.layout.colour_of = colour_of;
+                return;
+            }
+            // Gauss-Jordan: each pivot bit only in its own row.
+            for p in 0..128 {
+                let Some((pm, pb)) = pivot[p] else { continue };
+                for (q, row) in pivot.iter_mut().enumerate() {
+                    if q != p
+                        && let Some((qm, qb)) = *row
+                        && qm & (1 << p) != 0
+                    {
+                        *row = Some((qm ^ pm, qb ^ pb));
+                    }
+                }
+            }
+            for (m, b) in pivot.into_iter().flatten() {
+                if m.count_ones() as usize > width {
+                    continue;
+                }
+                let ks: Vec<u32> = (0..128)
+                    .filter(|&i| m & (1 << i) != 0)
+                    .map(|i| {
+                        let (y, x) = (y0 + i / window, x0 + i % window);
+                        var(y as isize, x as isize).expect("a cell of the grid")
+                    })
+                    .collect();
+                let mut key = ks.clone();
+                key.sort_unstable();
+                if !added.insert((key, b)) {
+                    continue;
+                }
+                // Forbid every assignment of the wrong parity.
+                for a in 0u32..(1 << ks.len()) {
+                    if (a.count_ones() % 2 == 1) == b {
+                        continue;
+                    }
+                    lits.clear();
+                    for (i, &k) in ks.iter().enumerate() {
+                        let inside = r.layout.inside_lit(k as usize);
+                        lits.push(if a & (1 << i) != 0 { !inside } else { inside });
+                    }
+                    let c = lits.clone();
+                    r.add(&c);
+                }
+            }
+        }
+    }
+    r.layout.colour_of = colour_of;
 }
 
 /// The closed loops of the current model (every dot has 0 or 2 lines in it).
