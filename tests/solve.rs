@@ -516,8 +516,12 @@ fn a_full_copy_of_the_rules_solves_like_the_built_in_set() {
 /// same binary reads another rule directory.
 #[test]
 fn removing_a_rule_file_changes_what_is_solved() {
-    // global.rules goes too: with probing and search, any solvable puzzle is finished.
-    let dir = TempDir::rules_copy("no-threes", &["threes.rules", "global.rules"]);
+    // global.rules goes too: with probing and search, any solvable puzzle is finished; and
+    // windows.rules, whose discovered rules include what the table's 3 rules conclude.
+    let dir = TempDir::rules_copy(
+        "no-threes",
+        &["threes.rules", "global.rules", "windows.rules"],
+    );
     for (input, output) in [
         ("sample.in", "sample.out"),
         ("puzzles-slink.in", "puzzles-slink.out"),
@@ -550,7 +554,8 @@ fn each_file_of_table_rules_is_needed_by_the_corpus() {
     // Ablation by file: without any one of these files some puzzle of the corpus is no longer
     // finished by deduction. (loops.rules, which only switches on loop-closure, is not in the
     // list: the rules finish the whole Slink corpus without it; global.rules, with probing
-    // and search, is left out of every copy, as it would finish every puzzle.)
+    // and search, is left out of every copy, as it would finish every puzzle, and so is
+    // windows.rules: its discovered rules conclude much of what the table's files do.)
     let input = read("puzzles-slink.in");
     let puzzles = parse_puzzles(&read_text("puzzles-slink.in"));
     let expected = expected_answers(&puzzles, "puzzles-slink.out");
@@ -560,7 +565,10 @@ fn each_file_of_table_rules_is_needed_by_the_corpus() {
         "dots.rules",
         "threes.rules",
     ] {
-        let dir = TempDir::rules_copy(&format!("without-{file}"), &[file, "global.rules"]);
+        let dir = TempDir::rules_copy(
+            &format!("without-{file}"),
+            &[file, "global.rules", "windows.rules"],
+        );
         let run = slink(&["--rules", dir.path()], &input);
         let solved = answered_exactly(&run, &puzzles, &expected).len();
         assert!(
