@@ -4,12 +4,17 @@
 //! Stages: `parse` (grammar), `check` (meaning checks and unique names, on parsed files),
 //! `expand` (the 8 symmetries), `compile` (`RuleBook::new`, which expands again, plus
 //! `stages` (the matchers of every level) for a 20x20 board), `matchers` (the stages alone) and `load_and_compile`
-//! (`RuleSet::from_sources` + `RuleBook::new` + `stages`).
+//! (`RuleSet::from_sources` + `RuleBook::new` + `stages`). Stages lay out their levels past the
+//! first when first asked for: these benches ask for every level.
+//!
+//! `load_to_solve` is what `slink` pays before its first puzzle: the built-in set without
+//! its examples (`RuleSet::builtin_to_solve`), the book, and the first level's matchers.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use slink::Board;
 use slink::Puzzle;
 use slink::RuleBook;
+use slink::rules::Stages;
 use slink::rules::expand_all;
 use slink::rules::{BUILTIN_RULES, RuleSet, check_file, check_unique_names, parse_file};
 use std::hint::black_box;
@@ -23,6 +28,14 @@ fn stride_20x20(book: &RuleBook) -> usize {
         clues: vec![Some(2); 400],
     };
     Board::new(&puzzle, book.margin, Default::default()).stride()
+}
+
+/// Lays out every level of the stages (past the first, they are laid out when asked for).
+fn every_level(stages: Stages) -> Stages {
+    for stage in stages.iter() {
+        black_box(stage);
+    }
+    stages
 }
 
 fn rules(c: &mut Criterion) {
@@ -74,19 +87,26 @@ fn rules(c: &mut Criterion) {
             || set.clone(),
             |set| {
                 let book = RuleBook::new(set);
-                let stages = book.stages(black_box(stride), true);
+                let stages = every_level(book.stages(black_box(stride), true));
                 (book, stages)
             },
             BatchSize::SmallInput,
         )
     });
     group.bench_function("matchers", |b| {
-        b.iter(|| book.stages(black_box(stride), true))
+        b.iter(|| every_level(book.stages(black_box(stride), true)))
     });
     group.bench_function("load_and_compile", |b| {
         b.iter(|| {
             let set = RuleSet::from_sources(black_box(BUILTIN_RULES)).expect("loads");
             let book = RuleBook::new(set);
+            let stages = every_level(book.stages(black_box(stride), true));
+            (book, stages)
+        })
+    });
+    group.bench_function("load_to_solve", |b| {
+        b.iter(|| {
+            let book = RuleBook::new(RuleSet::builtin_to_solve());
             let stages = book.stages(black_box(stride), true);
             (book, stages)
         })

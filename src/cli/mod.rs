@@ -436,13 +436,16 @@ fn shell_word(word: &str) -> String {
 /// Loads a rule set (built-in when `dirs` is empty, else the rules of every directory
 /// together); one read from files is proven sound rule by rule and refused when a rule is not
 /// (unless `--trust-rules`). Prints why on failure.
+///
+/// The built-in rules come without their examples (see [`RuleSet::builtin_to_solve`]): the
+/// callers solve with the set and never run them.
 fn load_proven<P: AsRef<Path>>(io: &mut Io, dirs: &[P], trust: TrustArg) -> Result<RuleSet, i32> {
-    let set = load_dirs(io, dirs)?;
+    let set = load_dirs_with(io, dirs, false)?;
     let (builtin, files) = split_builtin(dirs);
     if !files.is_empty() {
         // The built-in rules come first and are proven by the test suite: only the others are.
         let skip = if builtin {
-            RuleSet::builtin().rules.len()
+            RuleSet::builtin_to_solve().rules.len()
         } else {
             0
         };
@@ -475,9 +478,15 @@ fn shown<P: AsRef<Path>>(dirs: &[P]) -> String {
 /// them as `builtin`), without proofs; prints diagnostics on failure, and warnings about an
 /// empty directory and about deducers the set leaves off.
 fn load_dirs<P: AsRef<Path>>(io: &mut Io, dirs: &[P]) -> Result<RuleSet, i32> {
+    load_dirs_with(io, dirs, true)
+}
+
+/// [`load_dirs`], with the built-in set's examples left unread unless `examples`.
+fn load_dirs_with<P: AsRef<Path>>(io: &mut Io, dirs: &[P], examples: bool) -> Result<RuleSet, i32> {
     let (builtin, files) = split_builtin(dirs);
     let set = match files.as_slice() {
-        [] => RuleSet::builtin(),
+        [] if examples => RuleSet::builtin(),
+        [] => RuleSet::builtin_to_solve(),
         _ => match RuleSet::load_with_builtin(builtin, &files) {
             Ok(set) => {
                 proof::warn_about_contents(io, &set, &files);

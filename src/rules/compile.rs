@@ -29,8 +29,9 @@ use std::sync::{Arc, OnceLock};
 pub struct RuleBook {
     /// The checked rules (names, descriptions, sources).
     pub set: RuleSet,
-    /// Every distinct variant of every rule.
-    pub variants: Vec<Variant>,
+    /// Every distinct variant of every rule (shared with the stages compiled from the book,
+    /// which lay out their levels when first asked for).
+    pub variants: Arc<Vec<Variant>>,
     /// Off-grid lattice points a board needs around the grid for these variants.
     pub margin: usize,
     /// For rules marked `assumes single-loop`: how many cells a loop confined to one of
@@ -64,7 +65,7 @@ impl RuleBook {
             margin: (span as usize + 2).next_multiple_of(2),
             single_loop_reach,
             set,
-            variants,
+            variants: Arc::new(variants),
         }
     }
 
@@ -100,20 +101,6 @@ impl RuleBook {
         self.set.deducers.iter().copied().collect()
     }
 
-    /// Lays out, for boards of this stride, the variants whose rules pass `keep`.
-    fn matchers_where(
-        &self,
-        stride: usize,
-        keep: impl Fn(&crate::rules::Rule) -> bool,
-    ) -> Matchers {
-        let keep: Vec<bool> = self
-            .variants
-            .iter()
-            .map(|v| keep(&self.set.rules[v.rule]))
-            .collect();
-        Matchers::build(&self.variants, &keep, stride)
-    }
-
     /// The distinct levels of the rules, cheapest first (`[1]` for an empty set).
     pub fn levels(&self) -> Vec<u32> {
         let mut levels: Vec<u32> = self.set.rules.iter().map(|r| r.level).collect();
@@ -126,25 +113,63 @@ impl RuleBook {
     }
 
     /// The matchers of each level for boards of this stride, with or without the rules marked
-    /// `assumes single-loop`.
+    /// `assumes single-loop`. The first level is laid out now, the others when first asked
+    /// for ([`Stages::stage`]): most puzzles never need them.
     pub fn stages(&self, stride: usize, single_loop: bool) -> Stages {
-        let allowed = |r: &crate::rules::Rule| single_loop || !r.assumes_single_loop;
-        let stages = self
-            .levels()
-            .into_iter()
-            .enumerate()
-            .map(|(k, level)| {
-                let all = self.matchers_where(stride, |r| allowed(r) && r.level <= level);
-                // The first level's new rules are all its rules: built once.
-                let new = if k == 0 {
-                    all.clone()
-                } else {
-                    self.matchers_where(stride, |r| allowed(r) && r.level == level)
-                };
-                Stage { level, all, new }
+        let plan = Arc::new(LevelPlan {
+            variants: Arc::clone(&self.variants),
+            level: self
+                .variants
+                .iter()
+                .map(|v| {
+                    let rule = &self.set.rules[v.rule];
+                    (single_loop || !rule.assumes_single_loop).then_some(rule.level)
+                })
+                .collect(),
+            levels: self.levels(),
+        });
+        let stages = (0..plan.levels.len())
+            .map(|k| match k {
+                0 => OnceLock::from(plan.stage(0, stride)),
+                _ => OnceLock::new(),
             })
             .collect();
-        Stages::laid_out(stride, stages)
+        Stages {
+            stride,
+            stages,
+            source: Source::Compile(plan),
+        }
+    }
+}
+
+/// What laying out a rule book's levels needs: its variants, the level of each (`None`: its
+/// rule is left out, being marked `assumes single-loop` while such rules are off), and the
+/// distinct levels, cheapest first.
+#[derive(Debug)]
+struct LevelPlan {
+    variants: Arc<Vec<Variant>>,
+    level: Vec<Option<u32>>,
+    levels: Vec<u32>,
+}
+
+impl LevelPlan {
+    /// Lays out, for boards of this stride, the variants whose level passes `keep`.
+    fn matchers_where(&self, stride: usize, keep: impl Fn(u32) -> bool) -> Matchers {
+        let keep: Vec<bool> = self.level.iter().map(|l| l.is_some_and(&keep)).collect();
+        Matchers::build(&self.variants, &keep, stride)
+    }
+
+    /// The stage of the `k`-th level for boards of this stride.
+    fn stage(&self, k: usize, stride: usize) -> Stage {
+        let level = self.levels[k];
+        let all = self.matchers_where(stride, |l| l <= level);
+        // The first level's new rules are all its rules: built once.
+        let new = if k == 0 {
+            all.clone()
+        } else {
+            self.matchers_where(stride, |l| l == level)
+        };
+        Stage { level, all, new }
     }
 }
 
@@ -207,29 +232,30 @@ pub struct Stage {
 
 /// A rule book's matchers for one stride, level by level, cheapest first.
 ///
-/// Stages relocated from another stride's (see [`Stages::relocate`]) lay out the first level
-/// at once and the others when first asked for: most puzzles never need them, and a stream of
-/// mixed widths then relocates (and faults in fresh memory for) the first level only.
+/// Stages lay out the first level at once and the others when first asked for, compiled from
+/// the rule book ([`RuleBook::stages`]) or relocated from another stride's
+/// ([`Stages::relocate`]): most puzzles never need them, and a stream of mixed widths then
+/// relocates (and faults in fresh memory for) the first level only.
 #[derive(Clone, Debug)]
 pub struct Stages {
     /// The stride the offsets were computed for.
     pub stride: usize,
     /// One stage per level, laid out or still to be.
     stages: Vec<OnceLock<Stage>>,
-    /// Where the stages not laid out yet are relocated from.
-    template: Option<Arc<Stages>>,
+    /// Where the stages not laid out yet come from.
+    source: Source,
+}
+
+/// Where a stage not laid out yet comes from.
+#[derive(Clone, Debug)]
+enum Source {
+    /// Compiled from the rule book's variants.
+    Compile(Arc<LevelPlan>),
+    /// Relocated from another stride's stages.
+    Relocate(Arc<Stages>),
 }
 
 impl Stages {
-    /// Stages laid out already, one per level.
-    fn laid_out(stride: usize, stages: Vec<Stage>) -> Stages {
-        Stages {
-            stride,
-            stages: stages.into_iter().map(OnceLock::from).collect(),
-            template: None,
-        }
-    }
-
     /// How many levels there are.
     pub fn len(&self) -> usize {
         self.stages.len()
@@ -242,12 +268,9 @@ impl Stages {
 
     /// The stage of the `k`-th level (cheapest first), laid out now if it was not yet.
     pub fn stage(&self, k: usize) -> &Stage {
-        self.stages[k].get_or_init(|| {
-            let template = self
-                .template
-                .as_ref()
-                .expect("a stage not laid out has a template to relocate");
-            template.stage(k).relocate(self.stride)
+        self.stages[k].get_or_init(|| match &self.source {
+            Source::Compile(plan) => plan.stage(k, self.stride),
+            Source::Relocate(template) => template.stage(k).relocate(self.stride),
         })
     }
 
@@ -268,7 +291,7 @@ impl Stages {
         Stages {
             stride,
             stages,
-            template: Some(Arc::clone(self)),
+            source: Source::Relocate(Arc::clone(self)),
         }
     }
 }
@@ -1212,6 +1235,34 @@ fn range_of(r: &Range<u32>) -> Range<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_built_in_set_to_solve_is_the_built_in_set_without_examples() {
+        let mut full = RuleSet::builtin();
+        assert!(full.rules.iter().all(|r| !r.examples.is_empty()));
+        for rule in &mut full.rules {
+            rule.examples.clear();
+        }
+        assert_eq!(RuleSet::builtin_to_solve(), full);
+    }
+
+    #[test]
+    fn levels_past_the_first_are_laid_out_when_first_asked_for() {
+        let book = RuleBook::new(RuleSet::builtin_to_solve());
+        let stages = book.stages(40, true);
+        assert!(stages.len() >= 3, "the built-in set has three levels");
+        let laid_out = |s: &Stages| s.stages.iter().filter(|k| k.get().is_some()).count();
+        assert_eq!(laid_out(&stages), 1);
+        let last = stages.stage(stages.len() - 1);
+        assert_eq!(laid_out(&stages), 2);
+        // The last level runs every rule: the same matchers as one level holding them all.
+        let mut flat = book.set.clone();
+        for rule in &mut flat.rules {
+            rule.level = 1;
+        }
+        let flat = RuleBook::new(flat);
+        assert!(last.all == flat.stages(40, true).stage(0).all);
+    }
 
     #[test]
     fn relocated_matchers_are_the_ones_compiled_for_that_stride() {

@@ -474,8 +474,18 @@ enum Expect {
 
 /// Parses a whole rule file. Returns the file as far as it could be read, and every syntax error found.
 pub fn parse_file(file: &str, text: &str) -> (FileAst, Vec<Diagnostic>) {
+    parse_file_with(file, text, true)
+}
+
+/// [`parse_file`], but with `examples` false the pictures of `example`, `gives` and `quiet`
+/// are passed over unread (their keywords still must come in order): the rules alone, for a
+/// file whose examples are known good (the built-in set, which the test suite runs) and a
+/// caller that only solves with it. Half the built-in files' text is examples.
+pub fn parse_file_with(file: &str, text: &str, examples: bool) -> (FileAst, Vec<Diagnostic>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text); // a UTF-8 byte order mark
-    FileParser::new(file, text).run()
+    let mut parser = FileParser::new(file, text);
+    parser.examples = examples;
+    parser.run()
 }
 
 /// The state of reading a rule file line by line: what comes next, the rule being read, and
@@ -492,6 +502,8 @@ struct FileParser<'a> {
     current: Option<RuleAst>,
     /// The errors of the current rule's `when` picture start here; `then` may start at the line.
     when_mark: Option<WhenMark>,
+    /// Whether example pictures are read (see [`parse_file_with`]).
+    examples: bool,
 }
 
 impl<'a> FileParser<'a> {
@@ -508,6 +520,7 @@ impl<'a> FileParser<'a> {
             expect: Expect::Item,
             current: None,
             when_mark: None,
+            examples: true,
         }
     }
 
@@ -737,6 +750,16 @@ impl<'a> FileParser<'a> {
             return;
         }
         let (rows, after_gap) = self.picture_rows();
+        if !self.examples && matches!(kw, Keyword::Example | Keyword::Gives | Keyword::Quiet) {
+            if self.current.is_none() {
+                return;
+            }
+            self.expect = match kw {
+                Keyword::Example => Expect::Gives,
+                _ => Expect::Examples,
+            };
+            return;
+        }
         let errors_before = self.errors.len();
         let picture = parse_picture(self.file, at, &rows, &mut self.errors);
         if kw == Keyword::When {
@@ -928,6 +951,27 @@ then
         );
         assert_eq!(rule.then.facts.len(), 5);
         assert_eq!(rule.then.facts[0].span, Span::new(12, 3));
+    }
+
+    #[test]
+    fn examples_left_unread_leave_the_rules_as_they_are() {
+        let examples = "example\n  +   +   +\n    3   3\n  +   +   +\ngives\n  +   +   +\n  | 3 | 3 |\n  +   +   +\nquiet\n  +   +\n    3\n  +   +\n";
+        let text = format!(
+            "{ADJACENT}{examples}rule next\nwhen\n  +   +\n    0\n  +   +\nthen\n  + x +\n  x 0 x\n  + x +\n"
+        );
+        let (full, errors) = parse_file("t.rules", &text);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(full.rules[0].examples.len(), 2);
+        let (bare, errors) = parse_file_with("t.rules", &text, false);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(bare.rules.len(), 2);
+        for (b, f) in bare.rules.iter().zip(&full.rules) {
+            assert!(b.examples.is_empty());
+            assert_eq!((&b.name, &b.when, &b.then), (&f.name, &f.when, &f.then));
+        }
+        // The keywords must still come in order: a `gives` with no `example` is an error.
+        let (_, errors) = parse_file_with("t.rules", &format!("{ADJACENT}gives\n  +   +\n"), false);
+        assert_eq!(errors.len(), 1, "{errors:?}");
     }
 
     #[test]

@@ -16,10 +16,10 @@ pub(crate) mod write;
 // The rule pipeline's stages, for rule authors' tools, the benches and the fuzz targets:
 // text -> raw (grammar) -> checked -> expanded -> compiled; the prover and the example runner.
 pub use check::{check_file, check_unique_names};
-pub use compile::RuleBook;
+pub use compile::{RuleBook, Stages};
 pub use examples::run_all as run_examples;
 pub use expand::{Variant, expand_all};
-pub use grammar::parse_file;
+pub use grammar::{parse_file, parse_file_with};
 pub use prove::{Budget as ProofBudget, overlaps, prove_with};
 pub use write::{rule as write_rule, rule_set as write_rule_set};
 
@@ -277,10 +277,20 @@ impl RuleSet {
     pub fn from_sources<N: AsRef<str>, T: AsRef<str>>(
         sources: &[(N, T)],
     ) -> Result<RuleSet, Vec<Diagnostic>> {
+        RuleSet::from_sources_with(sources, true)
+    }
+
+    /// [`RuleSet::from_sources`], with the rules' examples left unread unless `examples`
+    /// (see [`grammar::parse_file_with`]): the rules have none then.
+    fn from_sources_with<N: AsRef<str>, T: AsRef<str>>(
+        sources: &[(N, T)],
+        examples: bool,
+    ) -> Result<RuleSet, Vec<Diagnostic>> {
         let mut set = RuleSet::default();
         let mut diagnostics = Vec::new();
         for (name, text) in sources {
-            let (file, mut errors) = grammar::parse_file(name.as_ref(), text.as_ref());
+            let (file, mut errors) =
+                grammar::parse_file_with(name.as_ref(), text.as_ref(), examples);
             diagnostics.append(&mut errors);
             let (rules, deducers, mut errors) = check::check_file(&file);
             diagnostics.append(&mut errors);
@@ -362,6 +372,15 @@ impl RuleSet {
     /// The rule set built into the binary: the files of `rules/` at compile time.
     pub fn builtin() -> RuleSet {
         RuleSet::from_sources(BUILTIN_RULES)
+            .expect("the built-in rules are checked by the test suite")
+    }
+
+    /// The built-in rule set without the rules' examples, which are left unread: what
+    /// solving, explaining, hints and the generator need, loaded in about two thirds of the
+    /// time (half the built-in files' text is examples, run by the test suite and by
+    /// `slink rules test`, which load [`RuleSet::builtin`]).
+    pub fn builtin_to_solve() -> RuleSet {
+        RuleSet::from_sources_with(BUILTIN_RULES, false)
             .expect("the built-in rules are checked by the test suite")
     }
 }
