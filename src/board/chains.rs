@@ -125,6 +125,12 @@ impl Board {
         }
     }
 
+    /// How many dots end a chain of lines (have exactly one line).
+    #[inline]
+    pub fn ends_count(&self) -> usize {
+        self.counts.ends
+    }
+
     /// Whether the unknown edge `edge` joins the two ends of one chain.
     #[inline]
     pub fn joins_chain_ends(&self, edge: usize) -> bool {

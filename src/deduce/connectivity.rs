@@ -21,7 +21,116 @@ pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
     }
     let mut decided = crosses_bridges(board)?;
     decided += crosses_parts_without_lines(board)?;
+    decided += linked_closures(board)?;
     Ok(decided)
+}
+
+/// The most edges of one linked group looked at (a larger group is left alone).
+const MAX_GROUP: usize = 32;
+
+/// Edges linked by the colour store go together: the unknown edges between cells of the same
+/// two colour classes are all decided by how those two classes relate, so either one half of
+/// them are lines and the other half crosses, or the other way round. A way that would give a
+/// dot three lines, or close a loop while lines are left off it, cannot be: the other way
+/// holds. Loop closure, with linked edges as one move.
+fn linked_closures(board: &mut Board) -> Result<u64, Contradiction> {
+    let Some(colouring) = board.colouring() else {
+        return Ok(0);
+    };
+    let mut groups: std::collections::HashMap<(u32, u32), Vec<(usize, u8)>> =
+        std::collections::HashMap::new();
+    for e in board.grid_edges() {
+        if board.at(e) != UNKNOWN {
+            continue;
+        }
+        let [p, q] = board.edge_cells(e);
+        let (rp, pp) = colouring.find((p >> 1) as u32);
+        let (rq, pq) = colouring.find((q >> 1) as u32);
+        if rp == rq {
+            continue;
+        }
+        groups
+            .entry((rp.min(rq), rp.max(rq)))
+            .or_default()
+            .push((e, pp ^ pq));
+    }
+    let mut found: Vec<(usize, u8)> = Vec::new();
+    for (_, group) in groups {
+        if group.len() > MAX_GROUP {
+            continue;
+        }
+        for way in 0..2u8 {
+            // The edges of offset `way` are lines this way, the others crosses.
+            let lines: Vec<usize> = group
+                .iter()
+                .filter(|&&(_, o)| o == way)
+                .map(|&(e, _)| e)
+                .collect();
+            if !lines.is_empty() && !possible_lines(board, &lines) {
+                for &(e, o) in &group {
+                    found.push((e, if o == way { CROSS } else { LINE }));
+                }
+                break;
+            }
+        }
+    }
+    let mut decided = 0;
+    for (e, state) in found {
+        if board.at(e) == UNKNOWN {
+            decided += u64::from(board.set_edge(e, state, Reason::By(Deducer::Connectivity))?);
+        }
+    }
+    Ok(decided)
+}
+
+/// Whether lines on all of `lines` (unknown edges) leave every dot at most two lines and
+/// close no loop that leaves chain ends elsewhere.
+fn possible_lines(board: &Board, lines: &[usize]) -> bool {
+    // Dots touched, with the lines they get.
+    let mut added: Vec<(usize, u8)> = Vec::new();
+    let mut rep_parent: Vec<(usize, usize)> = Vec::new();
+    fn find(parent: &[(usize, usize)], x: usize) -> usize {
+        let mut x = x;
+        loop {
+            match parent.iter().find(|&&(k, _)| k == x) {
+                Some(&(_, up)) if up != x => x = up,
+                _ => return x,
+            }
+        }
+    }
+    let rep = |d: usize| {
+        if board.dot_lines(d) == 1 {
+            d.min(board.chain_end(d))
+        } else {
+            d
+        }
+    };
+    let mut cycle = false;
+    for &e in lines {
+        let [a, b] = board.edge_dots(e);
+        for d in [a, b] {
+            match added.iter_mut().find(|(k, _)| *k == d) {
+                Some((_, n)) => *n += 1,
+                None => added.push((d, 1)),
+            }
+        }
+        let (ra, rb) = (find(&rep_parent, rep(a)), find(&rep_parent, rep(b)));
+        if ra == rb {
+            cycle = true;
+        } else {
+            rep_parent.push((ra, rb));
+        }
+    }
+    let mut ends = board.ends_count() as isize;
+    for &(d, n) in &added {
+        let before = board.dot_lines(d);
+        let after = before + n;
+        if after > 2 {
+            return false;
+        }
+        ends += isize::from(after == 1) - isize::from(before == 1);
+    }
+    !(cycle && ends > 0)
 }
 
 /// The node of a dot (lattice index) in the graph: row-major over the grid's dots.
@@ -172,6 +281,75 @@ mod tests {
         let c = deduce(&mut b).unwrap_err();
         assert_eq!(c.why, Why::Unjoinable);
         assert!(c.to_string().contains("cannot be joined"), "{c}");
+    }
+
+    #[test]
+    fn linked_edges_that_would_close_a_loop_early_hold_in_every_answer_brute_force() {
+        use crate::deduce::brute_force::{count, loops};
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut decided_somewhere = 0;
+        for (rows, cols) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+            let loops = loops(rows, cols);
+            for _ in 0..300 {
+                let answer = &loops[random(loops.len() as u64) as usize];
+                let mut text = format!("{rows} {cols}\n");
+                let mut clues = vec![None; rows * cols];
+                for r in 0..rows {
+                    let row: Vec<String> = (0..cols)
+                        .map(|c| {
+                            let n = count(answer, r, c);
+                            if random(10) < 4 && n < 4 {
+                                clues[r * cols + c] = Some(n);
+                                n.to_string()
+                            } else {
+                                ".".to_string()
+                            }
+                        })
+                        .collect();
+                    text += &(row.join(" ") + "\n");
+                }
+                text += "0 0\n";
+                let mut b = board(&text);
+                let mut given = Vec::new();
+                for e in b.grid_edges().collect::<Vec<_>>() {
+                    let (y, x) = b.point(e);
+                    let p = (y as usize, x as usize);
+                    if random(10) < 4 {
+                        let state = if answer.contains(&p) { LINE } else { CROSS };
+                        given.push((p, state));
+                        b.set_edge(e, state, Reason::Given).unwrap();
+                    }
+                }
+                b.start_colouring().unwrap();
+                let answers: Vec<&Vec<(usize, usize)>> = loops
+                    .iter()
+                    .filter(|l| {
+                        (0..rows * cols)
+                            .all(|k| clues[k].is_none_or(|n| count(l, k / cols, k % cols) == n))
+                            && given.iter().all(|(p, s)| l.contains(p) == (*s == LINE))
+                    })
+                    .collect();
+                let before: Vec<u8> = (0..b.len()).map(|i| b.at(i)).collect();
+                let decided = linked_closures(&mut b).unwrap_or_else(|c| panic!("{text}: {c}"));
+                decided_somewhere += usize::from(decided > 0);
+                for e in b.grid_edges() {
+                    if before[e] == UNKNOWN && b.at(e) != UNKNOWN {
+                        let (y, x) = b.point(e);
+                        let p = (y as usize, x as usize);
+                        for a in &answers {
+                            assert_eq!(a.contains(&p), b.at(e) == LINE, "{text} {p:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided_somewhere > 200, "{decided_somewhere}");
     }
 
     #[test]

@@ -15,6 +15,8 @@
 //! them at every fixpoint); [`probing`] and [`search`] stand on the engine.
 
 pub mod ambiguity;
+#[cfg(test)]
+pub(crate) mod brute_force;
 pub mod budget;
 pub mod colouring;
 pub mod connectivity;
