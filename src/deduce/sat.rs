@@ -49,7 +49,9 @@
 //! edge the sum of its two cells'. CDCL derives sums of many such equations only in
 //! exponentially many steps, and on maze grids (a sea of 2s) that was most of the search's
 //! conflicts; `encode_parity` solves the equations by elimination in small windows and adds
-//! the short ones it finds as clauses (implied, so they exclude no answer).
+//! the short ones it finds as clauses (implied, so they exclude no answer). Only on wide
+//! residues, as the comb: on pockets (blob grids) they cost more than they saved (blob
+//! 200x200 at 70% blanked 7.3-7.5 s CPU with them, 3.1-4.4 s without; docs/search.md).
 //!
 //! `SLINK_SAT_DUMP=FILE` (an environment variable, a debugging aid) writes the verdict
 //! search's instance to FILE in DIMACS, with comments that place its variables, to try other
@@ -1138,7 +1140,9 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
     };
     encode(board, &mut r);
     encode_colours(board, &mut r);
-    encode_parity(board, &mut r);
+    if wide(board, &r.layout) {
+        encode_parity(board, &mut r);
+    }
     r
 }
 
@@ -1361,8 +1365,7 @@ fn encode_colours(board: &Board, r: &mut Residue) {
     let mut colour = vec![u32::MAX; board.len()];
     let mut cells: Vec<Var> = Vec::new();
     // The planted guess (module notes): a comb when the residue covers most of a big grid.
-    let comb = board.rows() * board.cols() >= COMB_CELLS
-        && 2 * r.layout.edges.len() > board.grid_edges().count();
+    let comb = board.rows() * board.cols() >= COMB_CELLS && wide(board, &r.layout);
     let mut flip = Vec::new();
     for c in board.grid_cells() {
         colour[c] = cells.len() as u32;
@@ -1410,6 +1413,13 @@ fn encode_colours(board: &Board, r: &mut Residue) {
     r.layout.colour_of = colour;
     r.layout.colours = cells;
     r.layout.flip = flip;
+}
+
+/// Whether the residue holds more than half of the grid's edges: a winding loop that
+/// deduction barely touched (maze grids), not pockets left between decided parts (blob
+/// grids). The comb and the parity clauses are for such residues only (module notes).
+fn wide(board: &Board, layout: &Layout) -> bool {
+    2 * layout.edges.len() > board.grid_edges().count()
 }
 
 /// The side of the square windows of cells in which `encode_parity` solves the parity
