@@ -301,6 +301,10 @@ struct LoopTheory<'a> {
     /// Per edge variable: whether the check has taken the edge in as a line (so chains are
     /// kept up to date incrementally, not walked at every line).
     placed: Vec<bool>,
+    /// Per edge variable: the decision level at which the check took it in as a line.
+    level: Vec<u32>,
+    /// Sort keys of a loop lemma's literals (see `check_edges`).
+    keys: Vec<u64>,
     /// Per lattice index: at a dot with one line taken in (a chain end), the chain's other
     /// end.
     mate: Vec<u32>,
@@ -360,6 +364,8 @@ impl<'a> LoopTheory<'a> {
             levels: Vec::new(),
             done: 0,
             placed: vec![false; layout.edges.len()],
+            level: vec![0; layout.edges.len()],
+            keys: Vec::new(),
             mate: chain_ends(board),
             plog: Vec::new(),
             mlog: Vec::new(),
@@ -499,6 +505,7 @@ impl<'a> LoopTheory<'a> {
             let [a, b] = self.board.edge_dots(e);
             let (da, db) = (self.degree(a), self.degree(b));
             self.placed[v] = true;
+            self.level[v] = self.levels.len() as u32;
             self.plog.push(v as u32);
             if da >= 2 || db >= 2 {
                 // A dot with three lines: the dot clauses refute it.
@@ -523,6 +530,23 @@ impl<'a> LoopTheory<'a> {
                         self.lemma
                             .push(Lit::new(self.layout.vars[v as usize], false));
                     }
+                }
+                // In the order the solver sorts a lemma into (higher level first, then by
+                // literal), so that its sort finds it sorted in one pass: on maze 200x200
+                // grids, sorting long loop lemmas took a quarter of the time. (Every edge is
+                // taken in at the level it is set: the check runs after each round of unit
+                // propagation, before the next decision.)
+                self.keys.clear();
+                for &l in &self.lemma {
+                    let level = self.level[l.var().idx() as usize];
+                    self.keys
+                        .push((u64::from(u32::MAX - level) << 32) | u64::from(l.idx()));
+                }
+                self.keys.sort_unstable();
+                self.lemma.clear();
+                for &k in &self.keys {
+                    let v = (k as u32 >> 1) as usize;
+                    self.lemma.push(Lit::new(self.layout.vars[v], false));
                 }
                 self.cuts += 1;
                 // Not kept as a clause: the clause learnt from it is (keeping long loop lemmas
