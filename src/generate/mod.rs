@@ -190,6 +190,9 @@ pub struct GenOptions {
     pub no_adjacent_zeros: bool,
     /// With `blanks`: the puzzle needs exactly this step of the grade scale.
     pub grade: Option<GradeStep>,
+    /// With `minimal`: the threads that blank one puzzle (0 is taken as 1). The puzzles do
+    /// not depend on it.
+    pub threads: usize,
 }
 
 /// The loop shapes of `slink gen --shape`: bounds of [`GenOptions::fill`] and
@@ -235,6 +238,7 @@ impl GenOptions {
             minimal: false,
             no_adjacent_zeros: false,
             grade: None,
+            threads: 1,
         }
     }
 
@@ -629,8 +633,9 @@ pub struct Generator {
     solver: Solver,
     /// The blanking judge, when it is not `solver` (minimal or graded puzzles).
     blank_judge: Option<(Solver, Judge)>,
-    /// With `minimal`: the judge's deduction with probing, for the hard questions.
-    prober: Option<Solver>,
+    /// With `minimal`: the judge's deduction with probing, for the hard questions, one per
+    /// thread of [`GenOptions::threads`].
+    probers: Vec<Solver>,
     /// The full solver that grades a blanked puzzle (with `grade`).
     checker: Option<Solver>,
     /// The orbits of the symmetry, blanked together.
@@ -646,6 +651,7 @@ impl Generator {
     pub fn new(options: GenOptions, book: RuleBook) -> Result<Generator, GenError> {
         options.validate()?;
         let book = judge_book(book, options.max_level);
+        let options_threads = options.threads.max(1);
         let blank_judge = if !options.blanks {
             None
         } else if options.minimal {
@@ -671,15 +677,17 @@ impl Generator {
             };
             (Solver::with_options(book.clone(), options), mode)
         });
-        let prober = blank_judge
+        let probers = blank_judge
             .as_ref()
             .filter(|(_, mode)| *mode == Judge::Unique)
-            .map(|(judge, _)| {
+            .map_or(Vec::new(), |(judge, _)| {
                 let options = SolveOptions {
                     switches: judge.switches().with(Deducer::Probing),
                     ..judge.options()
                 };
-                Solver::with_options(book.clone(), options)
+                (0..options_threads)
+                    .map(|_| Solver::with_options(book.clone(), options))
+                    .collect()
             });
         let checker = options
             .grade
@@ -690,7 +698,7 @@ impl Generator {
             options,
             solver,
             blank_judge,
-            prober,
+            probers,
             checker,
             orbits,
             counter: None,
@@ -799,7 +807,7 @@ impl Generator {
         };
         let options = &self.options;
         let blanked = blanks::blank_clues(
-            (judge, self.prober.as_mut()),
+            (judge, &mut self.probers),
             mode,
             puzzle,
             solution,
