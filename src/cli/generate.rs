@@ -160,14 +160,10 @@ pub fn run(io: &mut Io, args: &GenArgs) -> i32 {
         say!(io, "slink gen: {e}");
         return EXIT_BAD_INPUT;
     }
-    let threads = args
+    let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let jobs = threads.clamp(1, args.count.max(1));
-    // Threads left over when there are fewer puzzles than threads blank one puzzle together
-    // (with --minimal; the puzzles do not depend on it).
-    options.threads = threads / jobs;
+        .clamp(1, args.count.max(1));
     let progress = if io.err_terminal {
         Progress::shown()
     } else {

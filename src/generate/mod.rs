@@ -190,9 +190,6 @@ pub struct GenOptions {
     pub no_adjacent_zeros: bool,
     /// With `blanks`: the puzzle needs exactly this step of the grade scale.
     pub grade: Option<GradeStep>,
-    /// With `minimal`: the threads that blank one puzzle (0 is taken as 1). The puzzles do
-    /// not depend on it.
-    pub threads: usize,
 }
 
 /// The loop shapes of `slink gen --shape`: bounds of [`GenOptions::fill`] and
@@ -238,7 +235,6 @@ impl GenOptions {
             minimal: false,
             no_adjacent_zeros: false,
             grade: None,
-            threads: 1,
         }
     }
 
@@ -633,9 +629,8 @@ pub struct Generator {
     solver: Solver,
     /// The blanking judge, when it is not `solver` (minimal or graded puzzles).
     blank_judge: Option<(Solver, Judge)>,
-    /// With `minimal`: the judge's deduction with probing, for the hard questions, one per
-    /// thread of [`GenOptions::threads`].
-    probers: Vec<Solver>,
+    /// With `minimal`: the judge's deduction with probing, for the hard questions.
+    prober: Option<Solver>,
     /// The full solver that grades a blanked puzzle (with `grade`).
     checker: Option<Solver>,
     /// The orbits of the symmetry, blanked together.
@@ -651,7 +646,6 @@ impl Generator {
     pub fn new(options: GenOptions, book: RuleBook) -> Result<Generator, GenError> {
         options.validate()?;
         let book = judge_book(book, options.max_level);
-        let options_threads = options.threads.max(1);
         let blank_judge = if !options.blanks {
             None
         } else if options.minimal {
@@ -677,17 +671,15 @@ impl Generator {
             };
             (Solver::with_options(book.clone(), options), mode)
         });
-        let probers = blank_judge
+        let prober = blank_judge
             .as_ref()
             .filter(|(_, mode)| *mode == Judge::Unique)
-            .map_or(Vec::new(), |(judge, _)| {
+            .map(|(judge, _)| {
                 let options = SolveOptions {
                     switches: judge.switches().with(Deducer::Probing),
                     ..judge.options()
                 };
-                (0..options_threads)
-                    .map(|_| Solver::with_options(book.clone(), options))
-                    .collect()
+                Solver::with_options(book.clone(), options)
             });
         let checker = options
             .grade
@@ -698,7 +690,7 @@ impl Generator {
             options,
             solver,
             blank_judge,
-            probers,
+            prober,
             checker,
             orbits,
             counter: None,
@@ -807,7 +799,7 @@ impl Generator {
         };
         let options = &self.options;
         let blanked = blanks::blank_clues(
-            (judge, &mut self.probers),
+            (judge, self.prober.as_mut()),
             mode,
             puzzle,
             solution,
