@@ -100,18 +100,27 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-/// A solver that deduces only (no search).
-fn deducer(set: RuleSet) -> Solver {
+/// A solver that deduces only (no search). With `reach`, the rules marked `assumes
+/// single-loop` are switched off on the puzzles where the full set switches them off (see
+/// [`RuleBook::single_loop_rules_apply`]), so that an ablation measures the rule left out
+/// and not a smaller reach (more conservative than the smaller set's own: still sound).
+fn deducer(set: RuleSet, reach: Option<Option<usize>>) -> Solver {
     let options = SolveOptions {
         switches: DeducerSet::ALL.without(Deducer::Search),
         ..SolveOptions::default()
     };
-    Solver::with_options(RuleBook::new(set), options)
+    let mut book = RuleBook::new(set);
+    if let Some(reach) = reach
+        && book.single_loop_reach.is_some()
+    {
+        book.single_loop_reach = reach;
+    }
+    Solver::with_options(book, options)
 }
 
-/// Which puzzles a rule set finishes by deduction.
-fn finished(set: RuleSet, puzzles: &[Puzzle]) -> Vec<bool> {
-    let mut solver = deducer(set);
+/// Which puzzles a rule set finishes by deduction (`reach` as [`deducer`] takes it).
+fn finished(set: RuleSet, reach: Option<Option<usize>>, puzzles: &[Puzzle]) -> Vec<bool> {
+    let mut solver = deducer(set, reach);
     puzzles
         .iter()
         .map(|p| matches!(solver.solve(p).1, Outcome::Solved))
@@ -140,7 +149,8 @@ pub fn ablate_with(
     progress: bool,
 ) -> Report {
     let started = Instant::now();
-    let mut solver = deducer(set.clone());
+    let mut solver = deducer(set.clone(), None);
+    let reach = Some(solver.book().single_loop_reach);
     let (mut stuck, mut contradiction) = (0, 0);
     let full: Vec<bool> = puzzles
         .iter()
@@ -184,7 +194,7 @@ pub fn ablate_with(
                     let Some((removed, name)) = jobs.get(j) else {
                         break;
                     };
-                    let smaller = finished(without(set, *removed), puzzles);
+                    let smaller = finished(without(set, *removed), reach, puzzles);
                     let lost = full
                         .iter()
                         .zip(&smaller)

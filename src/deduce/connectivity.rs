@@ -7,7 +7,13 @@
 //!   unknown bridge is a cross, and a line that is a bridge is a contradiction;
 //! - with the bridges gone, every line must lie in one connected part: lines in two parts are
 //!   a contradiction, and every unknown edge of a part without lines is a cross (once there
-//!   is a line at all).
+//!   is a line at all);
+//! - *linked edges* (with colouring on): the unknown edges between cells of the same two colour
+//!   classes are decided together by how those classes relate (each a line or each a cross,
+//!   by its cells' colours relative to their classes). Of the two ways, one that gives a dot
+//!   three lines, or closes a loop that is not the whole answer (lines left off it, a second
+//!   loop, or a clue unmet), cannot be: the other way holds. This is loop closure with the
+//!   store's linked edges as one move.
 
 use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN, Why};
 use crate::deduce::Deducer;
@@ -24,9 +30,6 @@ pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
     decided += linked_closures(board)?;
     Ok(decided)
 }
-
-/// The most edges of one linked group looked at (a larger group is left alone).
-const MAX_GROUP: usize = 32;
 
 /// Edges linked by the colour store go together: the unknown edges between cells of the same
 /// two colour classes are all decided by how those two classes relate, so either one half of
@@ -56,9 +59,6 @@ fn linked_closures(board: &mut Board) -> Result<u64, Contradiction> {
     }
     let mut found: Vec<(usize, u8)> = Vec::new();
     for (_, group) in groups {
-        if group.len() > MAX_GROUP {
-            continue;
-        }
         for way in 0..2u8 {
             // The edges of offset `way` are lines this way, the others crosses.
             let lines: Vec<usize> = group
@@ -83,46 +83,50 @@ fn linked_closures(board: &mut Board) -> Result<u64, Contradiction> {
     Ok(decided)
 }
 
-/// Whether lines on all of `lines` (unknown edges) leave every dot at most two lines and
-/// close no loop that leaves chain ends elsewhere.
+/// Whether lines on all of `lines` (unknown edges) could be part of the answer: every dot
+/// keeps at most two lines, and a loop they close is the only one and holds every line, with
+/// every clue met.
 fn possible_lines(board: &Board, lines: &[usize]) -> bool {
-    // Dots touched, with the lines they get.
-    let mut added: Vec<(usize, u8)> = Vec::new();
-    let mut rep_parent: Vec<(usize, usize)> = Vec::new();
-    fn find(parent: &[(usize, usize)], x: usize) -> usize {
-        let mut x = x;
-        loop {
-            match parent.iter().find(|&&(k, _)| k == x) {
-                Some(&(_, up)) if up != x => x = up,
-                _ => return x,
-            }
+    use std::collections::HashMap;
+    // Dots and clue cells touched, with the lines they get.
+    let mut added: HashMap<usize, u8> = HashMap::new();
+    let mut clue_lines: HashMap<usize, u8> = HashMap::new();
+    // Chains joined so far: each dot stands for its chain (a dot with one line by the lower
+    // of its chain's two ends).
+    let mut parent: HashMap<usize, usize> = HashMap::new();
+    fn find(parent: &HashMap<usize, usize>, mut x: usize) -> usize {
+        while let Some(&up) = parent.get(&x) {
+            x = up;
         }
+        x
     }
-    let rep = |d: usize| {
+    let chain = |d: usize| {
         if board.dot_lines(d) == 1 {
             d.min(board.chain_end(d))
         } else {
             d
         }
     };
-    let mut cycle = false;
+    let mut loops = 0;
     for &e in lines {
         let [a, b] = board.edge_dots(e);
         for d in [a, b] {
-            match added.iter_mut().find(|(k, _)| *k == d) {
-                Some((_, n)) => *n += 1,
-                None => added.push((d, 1)),
+            *added.entry(d).or_default() += 1;
+        }
+        for c in board.edge_cells(e) {
+            if crate::board::clue_of(board.at(c)).is_some() {
+                *clue_lines.entry(c).or_default() += 1;
             }
         }
-        let (ra, rb) = (find(&rep_parent, rep(a)), find(&rep_parent, rep(b)));
+        let (ra, rb) = (find(&parent, chain(a)), find(&parent, chain(b)));
         if ra == rb {
-            cycle = true;
+            loops += 1;
         } else {
-            rep_parent.push((ra, rb));
+            parent.insert(ra, rb);
         }
     }
     let mut ends = board.ends_count() as isize;
-    for &(d, n) in &added {
+    for (&d, &n) in &added {
         let before = board.dot_lines(d);
         let after = before + n;
         if after > 2 {
@@ -130,7 +134,20 @@ fn possible_lines(board: &Board, lines: &[usize]) -> bool {
         }
         ends += isize::from(after == 1) - isize::from(before == 1);
     }
-    !(cycle && ends > 0)
+    if loops == 0 {
+        return true;
+    }
+    // A loop closed: it must be the whole answer.
+    if loops > 1 || ends > 0 {
+        return false;
+    }
+    let mut unsatisfied = board.unsatisfied() as isize;
+    for (&c, &n) in &clue_lines {
+        let clue = crate::board::clue_of(board.at(c)).unwrap_or(0);
+        let before = board.cell_lines(c);
+        unsatisfied += isize::from(before == clue) - isize::from(before + n == clue);
+    }
+    unsatisfied == 0
 }
 
 /// The node of a dot (lattice index) in the graph: row-major over the grid's dots.

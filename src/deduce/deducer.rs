@@ -12,8 +12,9 @@ pub enum Deducer {
     LoopClosure,
     /// Inside/outside colouring of the cells: same side across a cross, different sides across a line.
     Colouring,
-    /// The loop is one cycle in the graph of uncrossed edges: no bridge is a line, and a part
-    /// without lines is crossed out.
+    /// The loop is one cycle in the graph of uncrossed edges: no bridge is a line, a part
+    /// without lines is crossed out, and edges the colour store links are not drawn together
+    /// where they would close a loop early.
     Connectivity,
     /// The cells inside the loop stay joined, and so do those outside it: a cell every path
     /// between two cells of one side passes is on that side, a part no path reaches on the other.
@@ -125,7 +126,9 @@ impl Deducer {
         match self {
             Deducer::LoopClosure => "No loop closure",
             Deducer::Colouring => "No inside/outside colouring",
-            Deducer::Connectivity => "No connectivity (bridges and parts of the uncrossed edges)",
+            Deducer::Connectivity => {
+                "No connectivity (bridges and parts of the uncrossed edges, linked edges that would close a loop early)"
+            }
             Deducer::Regions => "No regions (the cells inside, and those outside, stay joined)",
             Deducer::Parity => "No region parity (the clues' parities over sets of cells)",
             Deducer::Probing => "No probing",
