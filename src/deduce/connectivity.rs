@@ -15,10 +15,11 @@
 //!   loop, or a clue unmet), cannot be: the other way holds. This is loop closure with the
 //!   store's linked edges as one move.
 
-use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN, Why};
+use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN, Why, clue_of};
 use crate::deduce::Deducer;
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::unionfind::UnionFind;
+use std::collections::{BTreeMap, HashMap};
 
 /// Deduces what the shape of the graph of uncrossed edges implies; returns the edges decided.
 pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
@@ -37,40 +38,11 @@ pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
 /// dot three lines, or close a loop while lines are left off it, cannot be: the other way
 /// holds. Loop closure, with linked edges as one move.
 fn linked_closures(board: &mut Board) -> Result<u64, Contradiction> {
-    let Some(colouring) = board.colouring() else {
-        return Ok(0);
-    };
-    let mut groups: std::collections::HashMap<(u32, u32), Vec<(usize, u8)>> =
-        std::collections::HashMap::new();
-    for e in board.grid_edges() {
-        if board.at(e) != UNKNOWN {
-            continue;
-        }
-        let [p, q] = board.edge_cells(e);
-        let (rp, pp) = colouring.find((p >> 1) as u32);
-        let (rq, pq) = colouring.find((q >> 1) as u32);
-        if rp == rq {
-            continue;
-        }
-        groups
-            .entry((rp.min(rq), rp.max(rq)))
-            .or_default()
-            .push((e, pp ^ pq));
-    }
     let mut found: Vec<(usize, u8)> = Vec::new();
-    for (_, group) in groups {
-        for way in 0..2u8 {
-            // The edges of offset `way` are lines this way, the others crosses.
-            let lines: Vec<usize> = group
-                .iter()
-                .filter(|&&(_, o)| o == way)
-                .map(|&(e, _)| e)
-                .collect();
-            if !lines.is_empty() && !possible_lines(board, &lines) {
-                for &(e, o) in &group {
-                    found.push((e, if o == way { CROSS } else { LINE }));
-                }
-                break;
+    for group in linked_groups(board).into_values() {
+        if let Some((way, _)) = blocked_way(board, &group) {
+            for &(e, o) in &group {
+                found.push((e, if o == way { CROSS } else { LINE }));
             }
         }
     }
@@ -83,14 +55,101 @@ fn linked_closures(board: &mut Board) -> Result<u64, Contradiction> {
     Ok(decided)
 }
 
-/// Whether lines on all of `lines` (unknown edges) could be part of the answer: every dot
-/// keeps at most two lines, and a loop they close is the only one and holds every line, with
-/// every clue met.
-fn possible_lines(board: &Board, lines: &[usize]) -> bool {
-    use std::collections::HashMap;
+/// The unknown edges between cells of two different colour classes, by the pair of classes
+/// (in board order: the deductions and their explanation do not depend on hashing), each
+/// with its offset: the xor of its two cells' colours relative to their classes. The edges
+/// of one offset are lines exactly when the others are crosses.
+fn linked_groups(board: &Board) -> BTreeMap<(u32, u32), Vec<(usize, u8)>> {
+    let mut groups: BTreeMap<(u32, u32), Vec<(usize, u8)>> = BTreeMap::new();
+    let Some(colouring) = board.colouring() else {
+        return groups;
+    };
+    for e in board.grid_edges() {
+        if board.at(e) != UNKNOWN {
+            continue;
+        }
+        let [p, q] = board.edge_cells(e);
+        let (rp, pp) = colouring.find((p >> 1) as u32);
+        let (rq, pq) = colouring.find((q >> 1) as u32);
+        if rp != rq {
+            groups
+                .entry((rp.min(rq), rp.max(rq)))
+                .or_default()
+                .push((e, pp ^ pq));
+        }
+    }
+    groups
+}
+
+/// The way of a linked group that cannot be, if one cannot: the offset whose edges would be
+/// lines, and why.
+fn blocked_way(board: &Board, group: &[(usize, u8)]) -> Option<(u8, Blocked)> {
+    (0..2u8).find_map(|way| {
+        let lines: Vec<usize> = group
+            .iter()
+            .filter(|&&(_, o)| o == way)
+            .map(|&(e, _)| e)
+            .collect();
+        if lines.is_empty() {
+            return None;
+        }
+        blocked(board, &lines).map(|why| (way, why))
+    })
+}
+
+/// Why lines on a set of unknown edges cannot all be drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blocked {
+    /// This dot (lattice index) would have three lines.
+    ThreeLines(usize),
+    /// A loop would close at this dot with lines left off it.
+    LinesLeftOff(usize),
+    /// Two loops would close (at these dots).
+    TwoLoops(usize, usize),
+    /// The loop would close, at this dot, with the clue of this cell unmet.
+    ClueUnmet(usize, usize),
+}
+
+/// What explains a linked-edges step: the group's edges that would be lines in the way that
+/// cannot be (lattice indices), those that would be crosses, and why it cannot be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Linked {
+    /// The edges that would be lines.
+    pub lines: Vec<usize>,
+    /// The edges that would be crosses.
+    pub crosses: Vec<usize>,
+    /// Why it cannot be.
+    pub why: Blocked,
+}
+
+/// For an explanation: on the board as it was before a connectivity step, the linked group
+/// of `edge` and why one of its ways cannot be, if that is what decided it.
+pub fn why_linked(board: &Board, edge: usize) -> Option<Linked> {
+    let group = linked_groups(board)
+        .into_values()
+        .find(|g| g.iter().any(|&(e, _)| e == edge))?;
+    let (way, why) = blocked_way(board, &group)?;
+    let pick = |line: bool| {
+        group
+            .iter()
+            .filter(|&&(_, o)| (o == way) == line)
+            .map(|&(e, _)| e)
+            .collect()
+    };
+    Some(Linked {
+        lines: pick(true),
+        crosses: pick(false),
+        why,
+    })
+}
+
+/// Why lines on all of `lines` (unknown edges) could not be part of the answer, if they
+/// could not: a dot with three lines, or a loop that is not the whole answer (lines left off
+/// it, a second loop, a clue unmet).
+fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
     // Dots and clue cells touched, with the lines they get.
-    let mut added: HashMap<usize, u8> = HashMap::new();
-    let mut clue_lines: HashMap<usize, u8> = HashMap::new();
+    let mut added: BTreeMap<usize, u8> = BTreeMap::new();
+    let mut clue_lines: BTreeMap<usize, u8> = BTreeMap::new();
     // Chains joined so far: each dot stands for its chain (a dot with one line by the lower
     // of its chain's two ends).
     let mut parent: HashMap<usize, usize> = HashMap::new();
@@ -107,20 +166,20 @@ fn possible_lines(board: &Board, lines: &[usize]) -> bool {
             d
         }
     };
-    let mut loops = 0;
+    let mut loops = Vec::new();
     for &e in lines {
         let [a, b] = board.edge_dots(e);
         for d in [a, b] {
             *added.entry(d).or_default() += 1;
         }
         for c in board.edge_cells(e) {
-            if crate::board::clue_of(board.at(c)).is_some() {
+            if clue_of(board.at(c)).is_some() {
                 *clue_lines.entry(c).or_default() += 1;
             }
         }
         let (ra, rb) = (find(&parent, chain(a)), find(&parent, chain(b)));
         if ra == rb {
-            loops += 1;
+            loops.push(a);
         } else {
             parent.insert(ra, rb);
         }
@@ -130,24 +189,37 @@ fn possible_lines(board: &Board, lines: &[usize]) -> bool {
         let before = board.dot_lines(d);
         let after = before + n;
         if after > 2 {
-            return false;
+            return Some(Blocked::ThreeLines(d));
         }
         ends += isize::from(after == 1) - isize::from(before == 1);
     }
-    if loops == 0 {
-        return true;
+    match loops[..] {
+        [] => return None,
+        [at] if ends > 0 => return Some(Blocked::LinesLeftOff(at)),
+        [at] => {
+            for (&c, &n) in &clue_lines {
+                let clue = clue_of(board.at(c)).unwrap_or(0);
+                if board.cell_lines(c) + n != clue {
+                    return Some(Blocked::ClueUnmet(at, c));
+                }
+            }
+        }
+        [a, b, ..] => return Some(Blocked::TwoLoops(a, b)),
     }
-    // A loop closed: it must be the whole answer.
-    if loops > 1 || ends > 0 {
-        return false;
+    // The closed loop holds every line: every clue cell it does not touch must be met.
+    let unmet_elsewhere = board.unsatisfied()
+        - clue_lines
+            .keys()
+            .filter(|&&c| Some(board.cell_lines(c)) != clue_of(board.at(c)))
+            .count();
+    if unmet_elsewhere > 0 {
+        let cell = board.grid_cells().find(|c| {
+            !clue_lines.contains_key(c)
+                && clue_of(board.at(*c)).is_some_and(|k| k != board.cell_lines(*c))
+        });
+        return cell.map(|c| Blocked::ClueUnmet(loops[0], c));
     }
-    let mut unsatisfied = board.unsatisfied() as isize;
-    for (&c, &n) in &clue_lines {
-        let clue = crate::board::clue_of(board.at(c)).unwrap_or(0);
-        let before = board.cell_lines(c);
-        unsatisfied += isize::from(before == clue) - isize::from(before + n == clue);
-    }
-    unsatisfied == 0
+    None
 }
 
 /// The node of a dot (lattice index) in the graph: row-major over the grid's dots.

@@ -404,6 +404,7 @@ pub fn rule_steps(book: &RuleBook, board: &Board, single_loop: bool) -> Vec<Step
                     anchor: Some((py as isize, px as isize)),
                     probe: None,
                     region: None,
+                    linked: None,
                     sides: Vec::new(),
                     decided,
                 };
