@@ -396,17 +396,23 @@ fn where_no_rule_applies_the_first_deducer_step_is_named() {
         .lines()
         .find(|l| l.starts_with("    1. "))
         .expect("a step");
-    // The regions deducer comes before probing, and names the cells it placed.
-    assert!(step.starts_with("    1. regions: cell ("), "{step}");
+    // Connectivity comes before regions and probing, and names the linked edges it decided
+    // and why the other way cannot be.
+    assert!(
+        step.starts_with("    1. connectivity, linked edges: "),
+        "{step}"
+    );
+    assert!(step.contains("cannot be: "), "{step}");
     for (edge, line) in step_edges(step) {
         assert_eq!(case.lines.contains(&edge), line, "{step}: {edge:?}");
     }
-    // With regions and probing off there is no step, and the exit status says so.
+    // With connectivity, regions and probing off there is no step, and the exit status says so.
     let run = slink(
         &[
             "hint",
             "--rules",
             &rules,
+            "--no-connectivity",
             "--no-regions",
             "--no-probing",
             "tests/data/hint-stuck.txt",
@@ -500,6 +506,7 @@ fn urls_are_boards_without_marks_and_unchecked_marks_are_said() {
             "--no-search",
             "--no-probing",
             "--no-regions",
+            "--no-connectivity",
             "tests/data/hint-stuck.txt",
         ],
         b"",
