@@ -374,68 +374,17 @@ mod tests {
 
     #[test]
     fn linked_edges_that_would_close_a_loop_early_hold_in_every_answer_brute_force() {
-        use crate::deduce::brute_force::{count, loops};
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        use crate::deduce::brute_force::{Case, loops, random_from};
+        let mut random = random_from(0x9e37_79b9_7f4a_7c15);
         let mut decided_somewhere = 0;
-        for (rows, cols) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
-            let loops = loops(rows, cols);
+        for shape in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+            let loops = loops(shape.0, shape.1);
             for _ in 0..300 {
-                let answer = &loops[random(loops.len() as u64) as usize];
-                let mut text = format!("{rows} {cols}\n");
-                let mut clues = vec![None; rows * cols];
-                for r in 0..rows {
-                    let row: Vec<String> = (0..cols)
-                        .map(|c| {
-                            let n = count(answer, r, c);
-                            if random(10) < 4 && n < 4 {
-                                clues[r * cols + c] = Some(n);
-                                n.to_string()
-                            } else {
-                                ".".to_string()
-                            }
-                        })
-                        .collect();
-                    text += &(row.join(" ") + "\n");
-                }
-                text += "0 0\n";
-                let mut b = board(&text);
-                let mut given = Vec::new();
-                for e in b.grid_edges().collect::<Vec<_>>() {
-                    let (y, x) = b.point(e);
-                    let p = (y as usize, x as usize);
-                    if random(10) < 4 {
-                        let state = if answer.contains(&p) { LINE } else { CROSS };
-                        given.push((p, state));
-                        b.set_edge(e, state, Reason::Given).unwrap();
-                    }
-                }
-                b.start_colouring().unwrap();
-                let answers: Vec<&Vec<(usize, usize)>> = loops
-                    .iter()
-                    .filter(|l| {
-                        (0..rows * cols)
-                            .all(|k| clues[k].is_none_or(|n| count(l, k / cols, k % cols) == n))
-                            && given.iter().all(|(p, s)| l.contains(p) == (*s == LINE))
-                    })
-                    .collect();
-                let before: Vec<u8> = (0..b.len()).map(|i| b.at(i)).collect();
-                let decided = linked_closures(&mut b).unwrap_or_else(|c| panic!("{text}: {c}"));
-                decided_somewhere += usize::from(decided > 0);
-                for e in b.grid_edges() {
-                    if before[e] == UNKNOWN && b.at(e) != UNKNOWN {
-                        let (y, x) = b.point(e);
-                        let p = (y as usize, x as usize);
-                        for a in &answers {
-                            assert_eq!(a.contains(&p), b.at(e) == LINE, "{text} {p:?}");
-                        }
-                    }
-                }
+                let mut case = Case::random(&loops, shape, (4, 4), &mut random);
+                decided_somewhere += usize::from(case.check(|b| {
+                    b.start_colouring()?;
+                    linked_closures(b)
+                }));
             }
         }
         assert!(decided_somewhere > 200, "{decided_somewhere}");

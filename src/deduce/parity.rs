@@ -398,76 +398,18 @@ pub fn region_of(board: &Board, e: usize) -> Option<Region> {
 mod tests {
     use super::*;
     use crate::board::Tracking;
-    use crate::deduce::brute_force::{count, loops};
+    use crate::deduce::brute_force::{Case, loops, random_from};
     use crate::puzzle::parse_all;
 
     #[test]
     fn every_deduction_holds_in_every_answer_brute_force() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut random = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut random = random_from(0x2545_f491_4f6c_dd1d);
         let mut decided_somewhere = 0;
-        for (rows, cols) in [(3, 3), (3, 4), (4, 3)] {
-            let loops = loops(rows, cols);
+        for shape in [(3, 3), (3, 4), (4, 3)] {
+            let loops = loops(shape.0, shape.1);
             for _ in 0..150 {
-                let answer = &loops[random(loops.len() as u64) as usize];
-                // Clues of the answer at some cells; some of its edges decided.
-                let mut text = format!("{rows} {cols}\n");
-                let mut clues = vec![None; rows * cols];
-                for r in 0..rows {
-                    let row: Vec<String> = (0..cols)
-                        .map(|c| {
-                            if random(10) < 6 && count(answer, r, c) < 4 {
-                                clues[r * cols + c] = Some(count(answer, r, c));
-                                count(answer, r, c).to_string()
-                            } else {
-                                ".".to_string()
-                            }
-                        })
-                        .collect();
-                    text += &(row.join(" ") + "\n");
-                }
-                text += "0 0\n";
-                let puzzle = parse_all("t", text.as_bytes()).unwrap().remove(0);
-                let mut board = Board::new(&puzzle, 4, Tracking::default());
-                let mut given = Vec::new();
-                for e in board.grid_edges().collect::<Vec<_>>() {
-                    let (y, x) = board.point(e);
-                    let p = (y as usize, x as usize);
-                    if random(10) < 3 {
-                        let state = if answer.contains(&p) { LINE } else { CROSS };
-                        given.push((p, state));
-                        if board.set_edge(e, state, Reason::Given).is_err() {
-                            break;
-                        }
-                    }
-                }
-                // Every answer of these clues and given edges.
-                let answers: Vec<&Vec<(usize, usize)>> = loops
-                    .iter()
-                    .filter(|l| {
-                        (0..rows * cols)
-                            .all(|k| clues[k].is_none_or(|n| count(l, k / cols, k % cols) == n))
-                            && given.iter().all(|(p, s)| l.contains(p) == (*s == LINE))
-                    })
-                    .collect();
-                assert!(answers.contains(&answer));
-                let before: Vec<u8> = (0..board.len()).map(|i| board.at(i)).collect();
-                let decided = deduce(&mut board).unwrap_or_else(|c| panic!("{text}: {c}"));
-                decided_somewhere += usize::from(decided > 0);
-                for e in board.grid_edges() {
-                    if before[e] == UNKNOWN && board.at(e) != UNKNOWN {
-                        let (y, x) = board.point(e);
-                        let p = (y as usize, x as usize);
-                        for a in &answers {
-                            assert_eq!(a.contains(&p), board.at(e) == LINE, "{text} {p:?}");
-                        }
-                    }
-                }
+                let mut case = Case::random(&loops, shape, (6, 3), &mut random);
+                decided_somewhere += usize::from(case.check(deduce));
             }
         }
         assert!(decided_somewhere > 50, "{decided_somewhere}");
