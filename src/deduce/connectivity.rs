@@ -122,25 +122,27 @@ pub struct Linked {
     pub why: Blocked,
 }
 
-/// For an explanation: on the board as it was before a connectivity step, the linked group
-/// of `edge` and why one of its ways cannot be, if that is what decided it.
-pub fn why_linked(board: &Board, edge: usize) -> Option<Linked> {
-    let group = linked_groups(board)
+/// For an explanation: on the board as it was before a connectivity run, every linked group
+/// with a way that cannot be, and why.
+pub fn why_linked(board: &Board) -> Vec<Linked> {
+    linked_groups(board)
         .into_values()
-        .find(|g| g.iter().any(|&(e, _)| e == edge))?;
-    let (way, why) = blocked_way(board, &group)?;
-    let pick = |line: bool| {
-        group
-            .iter()
-            .filter(|&&(_, o)| (o == way) == line)
-            .map(|&(e, _)| e)
-            .collect()
-    };
-    Some(Linked {
-        lines: pick(true),
-        crosses: pick(false),
-        why,
-    })
+        .filter_map(|group| {
+            let (way, why) = blocked_way(board, &group)?;
+            let pick = |line: bool| {
+                group
+                    .iter()
+                    .filter(|&&(_, o)| (o == way) == line)
+                    .map(|&(e, _)| e)
+                    .collect()
+            };
+            Some(Linked {
+                lines: pick(true),
+                crosses: pick(false),
+                why,
+            })
+        })
+        .collect()
 }
 
 /// Why lines on all of `lines` (unknown edges) could not be part of the answer, if they

@@ -206,9 +206,9 @@ fn add_regions(board: &Board, steps: &mut [Step]) {
 }
 
 /// Splits every connectivity step into the linked groups it decided, each with why one of
-/// its ways cannot be: on a copy of the board taken back to each edge's trail position
-/// (latest first), the linked group of that edge. An edge no linked group explains (a
-/// bridge, a part without lines) stays in a plain connectivity step.
+/// its ways cannot be: on a copy of the board taken back to the step's start (latest
+/// first), the groups with a way that cannot be. An edge no such group holds (a bridge, a
+/// part without lines) stays in a plain connectivity step.
 fn add_linked(board: &Board, steps: &mut Vec<Step>) {
     let connectivity = Reason::By(Deducer::Connectivity);
     if !steps.iter().any(|s| s.reason == connectivity) {
@@ -235,12 +235,12 @@ fn add_linked(board: &Board, steps: &mut Vec<Step>) {
             out.push(step);
             continue;
         }
-        // Why each edge's group was decided, on the board just before it.
-        let mut why: Vec<Option<LinkedStep>> = vec![None; step.decided.len()];
-        for (j, d) in step.decided.iter().enumerate().rev() {
-            before.undo_to(starts[k] + j);
-            let e = before.index(d.y as isize, d.x as isize);
-            why[j] = connectivity::why_linked(&before, e).map(|l| LinkedStep {
+        // The groups the run found, on the board just before the step (one pass over the
+        // board per step, not per edge).
+        before.undo_to(starts[k]);
+        let groups: Vec<LinkedStep> = connectivity::why_linked(&before)
+            .into_iter()
+            .map(|l| LinkedStep {
                 lines: l.lines.iter().map(|&e| point(e)).collect(),
                 crosses: l.crosses.iter().map(|&e| point(e)).collect(),
                 why: match l.why {
@@ -249,8 +249,19 @@ fn add_linked(board: &Board, steps: &mut Vec<Step>) {
                     Blocked::TwoLoops(a, b) => LinkedWhy::TwoLoops(cell(a), cell(b)),
                     Blocked::ClueUnmet(d, c) => LinkedWhy::ClueUnmet(cell(d), cell(c)),
                 },
-            });
-        }
+            })
+            .collect();
+        let why: Vec<Option<LinkedStep>> = step
+            .decided
+            .iter()
+            .map(|d| {
+                let at = (d.y, d.x);
+                groups
+                    .iter()
+                    .find(|g| g.lines.contains(&at) || g.crosses.contains(&at))
+                    .cloned()
+            })
+            .collect();
         // Consecutive edges of one group make one step.
         let mut parts: Vec<Step> = Vec::new();
         for (d, why) in step.decided.into_iter().zip(why) {
