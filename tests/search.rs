@@ -717,7 +717,7 @@ fn the_trace_splits_the_time_and_the_second_answer_is_near_the_first() {
         trace[3]
     );
     let conflicts = |line: &str| -> u64 {
-        let (_, counts) = line.split_once("ended: a model: ").expect("counts");
+        let (_, counts) = line.split_once(" in it): ").expect("counts");
         counts.split(' ').next().unwrap().parse().unwrap()
     };
     let (first, second) = (conflicts(trace[2]), conflicts(trace[3]));

@@ -55,7 +55,9 @@
 //!
 //! `SLINK_SAT_DUMP=FILE` (an environment variable, a debugging aid) writes the verdict
 //! search's instance to FILE in DIMACS, with comments that place its variables, to try other
-//! solvers on it (docs/search.md, fifth round).
+//! solvers on it (docs/search.md, fifth round). `SLINK_SAT_TRACE=1` prints the CPU time and
+//! the solver's counters as the search starts, once its instance is built and after each
+//! solver call, to split a verdict's time into its phases (docs/search.md, seventh round).
 //!
 //! Budgets: each solver call is one search node and each conflict one more; the solver's
 //! stop callback checks the node budget and the deadline at every conflict and restart.
@@ -350,6 +352,8 @@ struct LoopTheory<'a> {
     cuts: u64,
     /// Edges set off because they would close a loop early.
     closures: u64,
+    /// Region cuts raised (conflicts).
+    region_cuts: u64,
 }
 
 impl<'a> LoopTheory<'a> {
@@ -393,6 +397,7 @@ impl<'a> LoopTheory<'a> {
             split: Vec::new(),
             cuts: 0,
             closures: 0,
+            region_cuts: 0,
         }
     }
 
@@ -671,6 +676,7 @@ impl<'a> LoopTheory<'a> {
             }
             self.cuts += 1;
             let lemma = std::mem::take(&mut self.lemma);
+            self.region_cuts += 1;
             acts.raise_conflict(&lemma, true);
             self.lemma = lemma;
             return false;
@@ -721,6 +727,7 @@ impl<'a> LoopTheory<'a> {
             }
             self.cuts += 1;
             let lemma = std::mem::take(&mut self.lemma);
+            self.region_cuts += 1;
             acts.raise_conflict(&lemma, true);
             self.lemma = lemma;
             return false;
@@ -904,6 +911,7 @@ impl<'a> LoopTheory<'a> {
                         self.lemma.push(self.inside(w).expect("a grid cell"));
                     }
                     let lemma = std::mem::take(&mut self.lemma);
+                    self.region_cuts += 1;
                     acts.raise_conflict(&lemma, true);
                     self.lemma = lemma;
                     return false;
@@ -931,6 +939,7 @@ impl<'a> LoopTheory<'a> {
                         self.lemma.push(!self.inside(w).expect("a grid cell"));
                     }
                     let lemma = std::mem::take(&mut self.lemma);
+                    self.region_cuts += 1;
                     acts.raise_conflict(&lemma, true);
                     self.lemma = lemma;
                     return false;
@@ -1099,7 +1108,10 @@ pub fn search(
             "stopped"
         };
         trace(
-            &format!("solver call {} ended: {ended}", counts.runs),
+            &format!(
+                "solver call {} ended: {ended} ({} loop cuts, {} region cuts, {} closures in it)",
+                counts.runs, theory.cuts, theory.region_cuts, theory.closures
+            ),
             Some(&r.solver),
         );
         counts.nodes += spent;
