@@ -659,3 +659,74 @@ fn parity_clauses_are_for_wide_residues_only() {
     );
     assert_eq!(parity_clauses_dumped(&blob, "blob"), 0);
 }
+
+#[test]
+fn the_trace_splits_the_time_and_the_second_answer_is_near_the_first() {
+    // `SLINK_SAT_TRACE` (a debugging aid) has the verdict search say, on standard error, the
+    // CPU time and the solver's counters when it starts, when its instance is built and
+    // after each solver call. On the 80x80 maze grid above the first call finds the first
+    // answer (hundreds of conflicts) and the second, started from it by phase saving with
+    // the first answer blocked, finds a second answer within a few conflicts (measured: 1;
+    // so a cheaper way to the second answer has little to win, docs/search.md).
+    let stream = half_blanked(
+        &[
+            "--rows", "80", "--cols", "80", "--seed", "1", "--shape", "maze",
+        ],
+        80,
+        80,
+    );
+    let mut child = std::process::Command::new(common::BIN)
+        .args(["--jobs", "1", "--timeout", "60"])
+        .env("SLINK_CACHE_DIR", "")
+        .env("SLINK_SAT_TRACE", "1")
+        .current_dir(common::root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stream.as_bytes())
+        .unwrap();
+    let run = common::finish(child.wait_with_output().unwrap(), "trace");
+    assert!(run.stderr.contains("several solutions"), "{}", run.stderr);
+    let trace: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("slink sat: cpu "))
+        .collect();
+    assert_eq!(trace.len(), 4, "{}", run.stderr);
+    assert!(trace[0].contains("search starts ("), "{}", trace[0]);
+    assert!(
+        trace[1].contains("instance built: 0 conflicts"),
+        "{}",
+        trace[1]
+    );
+    assert!(
+        trace[2].contains("solver call 1 ended: a model"),
+        "{}",
+        trace[2]
+    );
+    assert!(
+        trace[3].contains("solver call 2 ended: a model"),
+        "{}",
+        trace[3]
+    );
+    let conflicts = |line: &str| -> u64 {
+        let (_, counts) = line.split_once(" in it): ").expect("counts");
+        counts.split(' ').next().unwrap().parse().unwrap()
+    };
+    let (first, second) = (conflicts(trace[2]), conflicts(trace[3]));
+    assert!(first > 50, "the first answer took conflicts: {}", trace[2]);
+    assert!(second - first <= 5, "{} then {}", trace[2], trace[3]);
+    // CPU seconds, where the system says them, never go back.
+    let cpu: Vec<f64> = trace
+        .iter()
+        .filter_map(|l| l["slink sat: cpu ".len()..].split(' ').next()?.parse().ok())
+        .collect();
+    assert!(cpu.windows(2).all(|w| w[0] <= w[1]), "{trace:?}");
+}

@@ -55,7 +55,9 @@
 //!
 //! `SLINK_SAT_DUMP=FILE` (an environment variable, a debugging aid) writes the verdict
 //! search's instance to FILE in DIMACS, with comments that place its variables, to try other
-//! solvers on it (docs/search.md, fifth round).
+//! solvers on it (docs/search.md, fifth round). `SLINK_SAT_TRACE=1` prints the CPU time and
+//! the solver's counters as the search starts, once its instance is built and after each
+//! solver call, to split a verdict's time into its phases (docs/search.md, seventh round).
 //!
 //! Budgets: each solver call is one search node and each conflict one more; the solver's
 //! stop callback checks the node budget and the deadline at every conflict and restart.
@@ -122,6 +124,9 @@ struct Layout {
     /// Per colour variable: whether the variable true means *outside* (the planted guess has
     /// the cell inside, and the solver's first phase is the variable false).
     flip: Vec<bool>,
+    /// Per lattice index: a grid cell's colour variable (its solver index) shifted left by
+    /// one, with its `flip` as the low bit (`u32::MAX`: not a grid cell).
+    packed: Vec<u32>,
 }
 
 impl Layout {
@@ -347,6 +352,8 @@ struct LoopTheory<'a> {
     cuts: u64,
     /// Edges set off because they would close a loop early.
     closures: u64,
+    /// Region cuts raised (conflicts).
+    region_cuts: u64,
 }
 
 impl<'a> LoopTheory<'a> {
@@ -390,6 +397,7 @@ impl<'a> LoopTheory<'a> {
             split: Vec::new(),
             cuts: 0,
             closures: 0,
+            region_cuts: 0,
         }
     }
 
@@ -417,17 +425,12 @@ impl<'a> LoopTheory<'a> {
     }
 
     /// The colour of cell `c`: `TRUE` inside, `FALSE` outside (off the grid too), `UNDEF`.
+    /// (The region walks' innermost step: one table look-up, `Layout::packed`, then the
+    /// solver's value.)
     fn colour(&self, acts: &TheoryArg, c: usize) -> lbool {
-        match self.layout.colour_of[c] {
+        match self.layout.packed[c] {
             u32::MAX => lbool::FALSE,
-            k => {
-                let value = acts.value(self.layout.colours[k as usize]);
-                if self.layout.flip[k as usize] && value != lbool::UNDEF {
-                    other(value)
-                } else {
-                    value
-                }
-            }
+            p => acts.value(Var::unsafe_from_idx(p >> 1)) ^ (p & 1 == 1),
         }
     }
 
@@ -673,6 +676,7 @@ impl<'a> LoopTheory<'a> {
             }
             self.cuts += 1;
             let lemma = std::mem::take(&mut self.lemma);
+            self.region_cuts += 1;
             acts.raise_conflict(&lemma, true);
             self.lemma = lemma;
             return false;
@@ -723,6 +727,7 @@ impl<'a> LoopTheory<'a> {
             }
             self.cuts += 1;
             let lemma = std::mem::take(&mut self.lemma);
+            self.region_cuts += 1;
             acts.raise_conflict(&lemma, true);
             self.lemma = lemma;
             return false;
@@ -775,6 +780,7 @@ impl<'a> LoopTheory<'a> {
         self.stack.push(seed);
         let mut any = None;
         let mut open = false;
+        let against = other(want);
         'walk: while let Some(d) = self.stack.pop() {
             self.members.push(d);
             if self.covered[d] == tag || self.members.len() > LOCAL_CELLS {
@@ -785,17 +791,20 @@ impl<'a> LoopTheory<'a> {
                 any = Some(d);
             }
             for n in [d - s2, d + 2, d + s2, d - 2] {
-                if self.layout.colour_of[n] == u32::MAX {
+                // A cell seen in this walk is in the wall or the region already (a cell off
+                // the grid is never marked seen).
+                if self.seen[n] == id {
+                    continue;
+                }
+                if self.layout.packed[n] == u32::MAX {
                     if want == lbool::FALSE {
                         open = true;
                         break 'walk;
                     }
-                } else if self.colour(acts, n) == other(want) {
-                    if self.seen[n] != id {
-                        self.seen[n] = id;
-                        self.wall.push(n);
-                    }
-                } else if self.seen[n] != id {
+                } else if self.colour(acts, n) == against {
+                    self.seen[n] = id;
+                    self.wall.push(n);
+                } else {
                     self.seen[n] = id;
                     self.stack.push(n);
                 }
@@ -844,7 +853,7 @@ impl<'a> LoopTheory<'a> {
             ];
             // Whether ring cell k belongs to the regions: not of `c`'s colour (off the grid:
             // outside, and joined to the border).
-            let member = |k: usize| match self.layout.colour_of[ring[k]] {
+            let member = |k: usize| match self.layout.packed[ring[k]] {
                 u32::MAX => !inside,
                 _ => self.colour(acts, ring[k]) != colour,
             };
@@ -902,6 +911,7 @@ impl<'a> LoopTheory<'a> {
                         self.lemma.push(self.inside(w).expect("a grid cell"));
                     }
                     let lemma = std::mem::take(&mut self.lemma);
+                    self.region_cuts += 1;
                     acts.raise_conflict(&lemma, true);
                     self.lemma = lemma;
                     return false;
@@ -929,6 +939,7 @@ impl<'a> LoopTheory<'a> {
                         self.lemma.push(!self.inside(w).expect("a grid cell"));
                     }
                     let lemma = std::mem::take(&mut self.lemma);
+                    self.region_cuts += 1;
                     acts.raise_conflict(&lemma, true);
                     self.lemma = lemma;
                     return false;
@@ -1057,7 +1068,12 @@ pub fn search(
     counts: &mut SearchCounts,
     found: &mut Found,
 ) -> Result<(), Halt> {
+    trace(
+        &format!("search starts ({} unknown edges)", board.unknown()),
+        None,
+    );
     let mut r = residue(board, budget, false);
+    trace("instance built", Some(&r.solver));
     if let Some(path) = std::env::var_os(DUMP_VAR) {
         dump(board, &r, std::path::Path::new(&path));
     }
@@ -1084,6 +1100,20 @@ pub fn search(
         let result = r.solver.solve_limited_th(&mut theory, &[]);
         kept = theory.kept;
         let spent = r.solver.num_conflicts() - before;
+        let ended = if result == lbool::TRUE {
+            "a model"
+        } else if result == lbool::FALSE {
+            "no model"
+        } else {
+            "stopped"
+        };
+        trace(
+            &format!(
+                "solver call {} ended: {ended} ({} loop cuts, {} region cuts, {} closures in it)",
+                counts.runs, theory.cuts, theory.region_cuts, theory.closures
+            ),
+            Some(&r.solver),
+        );
         counts.nodes += spent;
         budget.spend(spent)?;
         if result == lbool::FALSE {
@@ -1115,6 +1145,42 @@ pub fn search(
     }
 }
 
+/// The environment variable that has the verdict search write a line to standard error at
+/// each of its phases (a debugging aid, not a CLI option): the process's CPU seconds so far
+/// (Linux; `-` elsewhere) and the solver's counters, so that the time before the search
+/// (deduction, probing), building the instance, the first answer and the second can be
+/// told apart (docs/search.md, seventh round).
+const TRACE_VAR: &str = "SLINK_SAT_TRACE";
+
+/// The CPU seconds (user and system) of this process so far, on Linux.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which may hold spaces) start at field 3.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// One line of the trace (see [`TRACE_VAR`]) when it is asked for.
+fn trace(what: &str, solver: Option<&Solver<Stop>>) {
+    if std::env::var_os(TRACE_VAR).is_none() {
+        return;
+    }
+    let cpu = cpu_seconds().map_or_else(|| "-".to_string(), |t| format!("{t:.2}"));
+    let Some(solver) = solver else {
+        eprintln!("slink sat: cpu {cpu} s: {what}");
+        return;
+    };
+    eprintln!(
+        "slink sat: cpu {cpu} s: {what}: {} conflicts, {} decisions, {} propagations, {} restarts, {} clauses",
+        solver.num_conflicts(),
+        solver.num_decisions(),
+        solver.num_propagations(),
+        solver.num_restarts(),
+        solver.num_clauses()
+    );
+}
+
 /// The residue of `board` as a SAT problem: one variable per unknown edge, the clue and dot
 /// clauses, and the cell colours the solver decides.
 fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
@@ -1137,8 +1203,8 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
         ccmin_mode: 1,
         // Faster activity decay than MiniSat's 0.95: on 100x100 random-blanked grids the
         // slowest verdict went from 2.7-2.9 s to 1.3-1.6 s (0.85 was in between).
-        var_decay: 0.8,
         rnd_pol: random_phase,
+        var_decay: 0.8,
         ..SolverOpts::default()
     };
     let mut solver = Solver::new(opts, stop);
@@ -1157,6 +1223,7 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
             colours: Vec::new(),
             cells: Vec::new(),
             flip: Vec::new(),
+            packed: Vec::new(),
         },
         solver,
         clause: Vec::new(),
@@ -1434,9 +1501,16 @@ fn encode_colours(board: &Board, r: &mut Residue) {
             (None, None) => r.add(&[!p]),
         }
     }
+    let mut packed = vec![u32::MAX; colour.len()];
+    for (p, &k) in packed.iter_mut().zip(&colour) {
+        if k != u32::MAX {
+            *p = (cells[k as usize].idx() << 1) | u32::from(flip[k as usize]);
+        }
+    }
     r.layout.colour_of = colour;
     r.layout.colours = cells;
     r.layout.flip = flip;
+    r.layout.packed = packed;
 }
 
 /// Whether the residue holds more than half of the grid's edges: a winding loop that
