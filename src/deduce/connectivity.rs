@@ -13,7 +13,11 @@
 //!   by its cells' colours relative to their classes). Of the two ways, one that gives a dot
 //!   three lines, or closes a loop that is not the whole answer (lines left off it, a second
 //!   loop, or a clue unmet), cannot be: the other way holds. This is loop closure with the
-//!   store's linked edges as one move.
+//!   store's linked edges as one move. A way that relates the outside's class to a class of
+//!   two cells or more places those cells inside or outside; if the inside, or the outside
+//!   with the outside of the grid, would then be split (two of its cells joined by no path of
+//!   cells not on the other side: the regions deducer's invariant, checked on the board as it
+//!   is with those cells placed, nothing deduced), that way cannot be either.
 
 use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN, Why, clue_of};
 use crate::deduce::Deducer;
@@ -34,13 +38,14 @@ pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
 
 /// Edges linked by the colour store go together: the unknown edges between cells of the same
 /// two colour classes are all decided by how those two classes relate, so either one half of
-/// them are lines and the other half crosses, or the other way round. A way that would give a
-/// dot three lines, or close a loop while lines are left off it, cannot be: the other way
-/// holds. Loop closure, with linked edges as one move.
+/// them are lines and the other half crosses, or the other way round. A way that would break
+/// the board's invariants (see [`blocked`]) cannot be: the other way holds. Loop closure,
+/// with linked edges as one move.
 fn linked_closures(board: &mut Board) -> Result<u64, Contradiction> {
     let mut found: Vec<(usize, u8)> = Vec::new();
+    let mut sides = None;
     for group in linked_groups(board).into_values() {
-        if let Some((way, _)) = blocked_way(board, &group) {
+        if let Some((way, _)) = blocked_way(board, &mut sides, &group) {
             for &(e, o) in &group {
                 found.push((e, if o == way { CROSS } else { LINE }));
             }
@@ -81,23 +86,190 @@ fn linked_groups(board: &Board) -> BTreeMap<(u32, u32), Vec<(usize, u8)>> {
     groups
 }
 
+/// A node's side in [`Sides`]: not known, inside, outside.
+const OPEN: u8 = 0;
+const INSIDE: u8 = 1;
+const OUTSIDE: u8 = 2;
+
+/// What the regions check of a way reads, once per run: every grid cell's known side (and
+/// the outside of the grid, node `rows * cols`, outside), the cells of each colour class not
+/// tied to the outside with their colours relative to the class, and room for a way's sides
+/// and a search.
+struct Sides {
+    rows: usize,
+    cols: usize,
+    known: Vec<u8>,
+    classes: HashMap<u32, Vec<(usize, u8)>>,
+    side: Vec<u8>,
+    seen: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+impl Sides {
+    fn read(board: &Board) -> Sides {
+        let (rows, cols) = (board.rows(), board.cols());
+        let n = rows * cols;
+        let mut known = vec![OPEN; n + 1];
+        let mut classes: HashMap<u32, Vec<(usize, u8)>> = HashMap::new();
+        if let Some(colouring) = board.colouring() {
+            for (k, slot) in known.iter_mut().take(n).enumerate() {
+                let cell = board.index(2 * (k / cols) as isize + 1, 2 * (k % cols) as isize + 1);
+                match colouring.inside(cell) {
+                    Some(true) => *slot = INSIDE,
+                    Some(false) => *slot = OUTSIDE,
+                    None => {
+                        let (root, p) = colouring.find((cell >> 1) as u32);
+                        classes.entry(root).or_default().push((k, p));
+                    }
+                }
+            }
+        }
+        known[n] = OUTSIDE;
+        Sides {
+            rows,
+            cols,
+            known,
+            classes,
+            side: vec![OPEN; n + 1],
+            seen: vec![false; n + 1],
+            queue: Vec::with_capacity(n + 1),
+        }
+    }
+
+    /// The lattice index of grid node `k`.
+    fn cell(&self, board: &Board, k: usize) -> usize {
+        board.index(
+            2 * (k / self.cols) as isize + 1,
+            2 * (k % self.cols) as isize + 1,
+        )
+    }
+
+    /// If a group joins the outside's class to another, whether drawing lines on the edges of
+    /// offset `way` would split a side: the cells of the other class then have known sides
+    /// (by the group's first edge), and the cells of each side must stay joined side to side
+    /// through cells not on the other side (the outside through the outside of the grid).
+    /// Only a class of two cells or more is looked at: one cell that would split a side
+    /// is the regions deducer's.
+    fn splits(
+        sides: &mut Option<Sides>,
+        board: &Board,
+        group: &[(usize, u8)],
+        way: u8,
+    ) -> Option<Blocked> {
+        let colouring = board.colouring()?;
+        let &(e, o) = group.first()?;
+        let [p, q] = board.edge_cells(e);
+        let (rp, pp) = colouring.find((p >> 1) as u32);
+        let (rq, pq) = colouring.find((q >> 1) as u32);
+        let outside = colouring.find((board.index(-1, 1) >> 1) as u32).0;
+        if rp != outside && rq != outside {
+            return None;
+        }
+        let me = sides.get_or_insert_with(|| Sides::read(board));
+        // `known` lies in the outside's class; the other cell, in the class whose side is decided.
+        let (known, root, parity) = if rp == outside {
+            (p, rq, pq)
+        } else {
+            (q, rp, pp)
+        };
+        let line = o == way;
+        let other_inside = colouring.inside(known)? != line;
+        let members = me.classes.get(&root).filter(|m| m.len() >= 2)?;
+        me.side.copy_from_slice(&me.known);
+        for &(k, pk) in members {
+            let inside = other_inside != (pk != parity);
+            me.side[k] = if inside { INSIDE } else { OUTSIDE };
+        }
+        for mine in [INSIDE, OUTSIDE] {
+            if let Some((a, b)) = me.split(mine) {
+                let n = me.rows * me.cols;
+                let lattice = |k: usize| (k != n).then(|| me.cell(board, k));
+                return Some(Blocked::SplitSide(
+                    mine == INSIDE,
+                    lattice(a),
+                    lattice(b).expect("a grid cell"),
+                ));
+            }
+        }
+        None
+    }
+
+    /// Two nodes of side `mine` that no path through nodes not on the other side joins
+    /// (the outside of the grid, beside every border cell, is the outside's first).
+    fn split(&mut self, mine: u8) -> Option<(usize, usize)> {
+        let (rows, cols) = (self.rows, self.cols);
+        let n = rows * cols;
+        let start = if mine == OUTSIDE {
+            n
+        } else {
+            self.side.iter().position(|&s| s == mine)?
+        };
+        self.seen.fill(false);
+        self.queue.clear();
+        self.seen[start] = true;
+        self.queue.push(start);
+        let mut at = 0;
+        while at < self.queue.len() {
+            let v = self.queue[at];
+            at += 1;
+            let visit = |u: usize, seen: &mut Vec<bool>, queue: &mut Vec<usize>| {
+                if !seen[u] && self.side[u] != INSIDE + OUTSIDE - mine {
+                    seen[u] = true;
+                    queue.push(u);
+                }
+            };
+            if v == n {
+                for k in 0..n {
+                    let (r, c) = (k / cols, k % cols);
+                    if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
+                        visit(k, &mut self.seen, &mut self.queue);
+                    }
+                }
+                continue;
+            }
+            let (r, c) = (v / cols, v % cols);
+            if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
+                visit(n, &mut self.seen, &mut self.queue);
+            }
+            if r > 0 {
+                visit(v - cols, &mut self.seen, &mut self.queue);
+            }
+            if r + 1 < rows {
+                visit(v + cols, &mut self.seen, &mut self.queue);
+            }
+            if c > 0 {
+                visit(v - 1, &mut self.seen, &mut self.queue);
+            }
+            if c + 1 < cols {
+                visit(v + 1, &mut self.seen, &mut self.queue);
+            }
+        }
+        (0..n)
+            .find(|&k| self.side[k] == mine && !self.seen[k])
+            .map(|k| (start, k))
+    }
+}
+
 /// The way of a linked group that cannot be, if one cannot: the offset whose edges would be
 /// lines, and why.
-fn blocked_way(board: &Board, group: &[(usize, u8)]) -> Option<(u8, Blocked)> {
+/// `sides` is read on the first group that needs it.
+fn blocked_way(
+    board: &Board,
+    sides: &mut Option<Sides>,
+    group: &[(usize, u8)],
+) -> Option<(u8, Blocked)> {
     (0..2u8).find_map(|way| {
         let lines: Vec<usize> = group
             .iter()
             .filter(|&&(_, o)| o == way)
             .map(|&(e, _)| e)
             .collect();
-        if lines.is_empty() {
-            return None;
-        }
-        blocked(board, &lines).map(|why| (way, why))
+        let why = blocked(board, &lines).or_else(|| Sides::splits(sides, board, group, way))?;
+        Some((way, why))
     })
 }
 
-/// Why lines on a set of unknown edges cannot all be drawn.
+/// Why a way of drawing a set of unknown edges cannot be part of the answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Blocked {
     /// This dot (lattice index) would have three lines.
@@ -108,6 +280,9 @@ pub enum Blocked {
     TwoLoops(usize, usize),
     /// The loop would close, at this dot, with the clue of this cell unmet.
     ClueUnmet(usize, usize),
+    /// The inside (`true`) or the outside would be split: these two of its cells (the first
+    /// `None` for the outside of the grid) would be cut apart by cells of the other side.
+    SplitSide(bool, Option<usize>, usize),
 }
 
 /// What explains a linked-edges step: the group's edges that would be lines in the way that
@@ -125,10 +300,11 @@ pub struct Linked {
 /// For an explanation: on the board as it was before a connectivity run, every linked group
 /// with a way that cannot be, and why.
 pub fn why_linked(board: &Board) -> Vec<Linked> {
+    let mut sides = None;
     linked_groups(board)
         .into_values()
         .filter_map(|group| {
-            let (way, why) = blocked_way(board, &group)?;
+            let (way, why) = blocked_way(board, &mut sides, &group)?;
             let pick = |line: bool| {
                 group
                     .iter()
@@ -390,6 +566,30 @@ mod tests {
             }
         }
         assert!(decided_somewhere > 200, "{decided_somewhere}");
+    }
+
+    #[test]
+    fn linked_edges_that_would_split_a_side_hold_in_every_answer_brute_force() {
+        use crate::deduce::brute_force::{Case, loops, random_from};
+        let mut random = random_from(0x2545_f491_4f6c_dd1d);
+        let mut splits = 0;
+        for shape in [(3, 4), (4, 4), (4, 5)] {
+            let loops = loops(shape.0, shape.1);
+            for _ in 0..400 {
+                let mut case = Case::random(&loops, shape, (3, 5), &mut random);
+                if case.board.start_colouring().is_err() {
+                    continue;
+                }
+                let split = why_linked(&case.board)
+                    .iter()
+                    .filter(|l| matches!(l.why, Blocked::SplitSide(..)))
+                    .count();
+                splits += split;
+                let decided = case.check(linked_closures);
+                assert!(split == 0 || decided, "{}", case.text);
+            }
+        }
+        assert!(splits > 20, "{splits}");
     }
 
     #[test]

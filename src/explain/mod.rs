@@ -91,6 +91,9 @@ pub enum LinkedWhy {
     TwoLoops(Cell, Cell),
     /// The loop would close at the dot with the cell's clue unmet.
     ClueUnmet(Cell, Cell),
+    /// The inside (`true`) or the outside would be split: the two cells (the first `None`
+    /// for the outside of the grid) would be cut apart by cells of the other side.
+    SplitSide(bool, Option<Cell>, Cell),
 }
 
 /// A cell a regions step placed on one side of the loop, and why, in board-independent terms
@@ -248,6 +251,9 @@ fn add_linked(board: &Board, steps: &mut Vec<Step>) {
                     Blocked::LinesLeftOff(d) => LinkedWhy::LinesLeftOff(cell(d)),
                     Blocked::TwoLoops(a, b) => LinkedWhy::TwoLoops(cell(a), cell(b)),
                     Blocked::ClueUnmet(d, c) => LinkedWhy::ClueUnmet(cell(d), cell(c)),
+                    Blocked::SplitSide(inside, a, b) => {
+                        LinkedWhy::SplitSide(inside, a.map(cell), cell(b))
+                    }
                 },
             })
             .collect();
@@ -543,6 +549,16 @@ fn linked_words(l: &LinkedStep) -> String {
         }
         LinkedWhy::ClueUnmet((r, c), (s, t)) => {
             format!("the loop would close at dot ({r}, {c}) with cell ({s}, {t})'s clue unmet")
+        }
+        LinkedWhy::SplitSide(inside, from, (s, t)) => {
+            let side = if inside { "inside" } else { "outside" };
+            let from = match from {
+                Some((r, c)) => format!("cell ({r}, {c})"),
+                None => "the outside of the grid".to_string(),
+            };
+            format!(
+                "the {side} would be split (the cells of the class not yet placed would take their sides): {from} and cell ({s}, {t}), both {side}, would be cut apart"
+            )
         }
     };
     let go = if together.len() == 1 {
