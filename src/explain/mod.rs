@@ -91,6 +91,13 @@ pub enum LinkedWhy {
     TwoLoops(Cell, Cell),
     /// The loop would close at the dot with the cell's clue unmet.
     ClueUnmet(Cell, Cell),
+    /// The inside (`true`) or the outside would be split: the two cells (the first `None`
+    /// for the outside of the grid) would be cut apart by cells of the other side.
+    SplitSide(bool, Option<Cell>, Cell),
+    /// The two classes, joined, would split a side whichever side their cells took: with the
+    /// first cell of the group's first edge inside, and with it outside (each as in
+    /// [`LinkedWhy::SplitSide`]).
+    SplitEither([(bool, Option<Cell>, Cell); 2]),
 }
 
 /// A cell a regions step placed on one side of the loop, and why, in board-independent terms
@@ -248,6 +255,12 @@ fn add_linked(board: &Board, steps: &mut Vec<Step>) {
                     Blocked::LinesLeftOff(d) => LinkedWhy::LinesLeftOff(cell(d)),
                     Blocked::TwoLoops(a, b) => LinkedWhy::TwoLoops(cell(a), cell(b)),
                     Blocked::ClueUnmet(d, c) => LinkedWhy::ClueUnmet(cell(d), cell(c)),
+                    Blocked::SplitSide(inside, a, b) => {
+                        LinkedWhy::SplitSide(inside, a.map(cell), cell(b))
+                    }
+                    Blocked::SplitEither(both) => LinkedWhy::SplitEither(
+                        both.map(|(inside, a, b)| (inside, a.map(cell), cell(b))),
+                    ),
                 },
             })
             .collect();
@@ -544,6 +557,15 @@ fn linked_words(l: &LinkedStep) -> String {
         LinkedWhy::ClueUnmet((r, c), (s, t)) => {
             format!("the loop would close at dot ({r}, {c}) with cell ({s}, {t})'s clue unmet")
         }
+        LinkedWhy::SplitSide(inside, from, to) => format!(
+            "with the cells of the class not yet placed on their sides, the {}",
+            split_words(inside, from, to)
+        ),
+        LinkedWhy::SplitEither([(i1, f1, t1), (i2, f2, t2)]) => format!(
+            "the two classes would be one class of unknown side: with its cells one way, the {}; the other way, the {}",
+            split_words(i1, f1, t1),
+            split_words(i2, f2, t2)
+        ),
     };
     let go = if together.len() == 1 {
         "is decided"
@@ -554,6 +576,17 @@ fn linked_words(l: &LinkedStep) -> String {
         "connectivity, linked edges: {} {go} (by how the colour classes of their cells relate); {way} cannot be: {why}",
         names(&together)
     )
+}
+
+/// A side split by a way of linked edges, in words: "inside would be split: cell (r, c) and
+/// cell (s, t), both inside, would be cut apart".
+fn split_words(inside: bool, from: Option<Cell>, (s, t): Cell) -> String {
+    let side = if inside { "inside" } else { "outside" };
+    let from = match from {
+        Some((r, c)) => format!("cell ({r}, {c})"),
+        None => "the outside of the grid".to_string(),
+    };
+    format!("{side} would be split: {from} and cell ({s}, {t}), both {side}, would be cut apart")
 }
 
 /// What a step that decided no edge (regions placing cells whose neighbours' colours are not
