@@ -38,7 +38,7 @@ fn a_way_that_would_place_a_class_so_as_to_split_the_inside_is_explained() {
     assert!(
         step.contains(
             "with the cells of the class not yet placed on their sides, the inside would be \
-             split: cell (0, 1) and cell (1, 3), both inside, would be cut apart"
+             split: cell (2, 5) and cell (4, 1), both inside, would be cut apart"
         ),
         "{step}"
     );
@@ -78,13 +78,11 @@ fn a_way_that_would_split_a_side_whichever_side_two_classes_took_is_explained() 
         "{step}"
     );
     assert!(
-        step.contains("one way, the inside would be split: cell (1, 5) and cell (4, 5)"),
+        step.contains("one way, the inside would be split: cell (4, 3) and cell (4, 5)"),
         "{step}"
     );
     assert!(
-        step.contains(
-            "the other way, the outside would be split: the outside of the grid and cell (4, 3)"
-        ),
+        step.contains("the other way, the outside would be split: cell (4, 3) and cell (2, 4)"),
         "{step}"
     );
     assert!(step.ends_with("cross h(3,6), line v(3,6), cross h(4,5), cross v(4,5), line h(5,4)"));

@@ -390,66 +390,91 @@ impl Sides {
     }
 
     /// Two nodes of side `mine` (of which there are `total`) that no path through nodes not
-    /// on the other side joins (the outside of the grid, beside every border cell, is the
-    /// outside's first).
+    /// on the other side joins, if the side is split (the outside of the grid, beside every
+    /// border cell, is the outside's first node, and is named first).
     fn split(&mut self, mine: u8, total: usize) -> Option<(usize, usize)> {
-        let (rows, cols) = (self.rows, self.cols);
-        let n = rows * cols;
+        let n = self.rows * self.cols;
         let start = if mine == OUTSIDE {
             n
         } else {
             self.side.iter().position(|&s| s == mine)?
         };
+        if self.part_of(start, mine, total) == total {
+            return None;
+        }
+        Some(self.cut_apart(mine))
+    }
+
+    /// The nodes of side `mine` that paths through nodes not on the other side join to
+    /// `start`, counted up to `total` (the search stops there); those it reached are marked
+    /// with the current stamp.
+    fn part_of(&mut self, start: usize, mine: u8, total: usize) -> usize {
+        let (rows, cols) = (self.rows, self.cols);
         let other = INSIDE + OUTSIDE - mine;
         self.stamp += 1;
         let stamp = self.stamp;
         self.queue.clear();
         self.seen[start] = stamp;
         self.queue.push(start);
+        let (seen, queue, side) = (&mut self.seen, &mut self.queue, &self.side);
         let mut reached = 1;
         let mut at = 0;
-        while at < self.queue.len() {
-            if reached == total {
-                return None;
-            }
-            let v = self.queue[at];
+        while at < queue.len() && reached < total {
+            let v = queue[at];
             at += 1;
-            let mut visit = |u: usize| {
-                if self.seen[u] != stamp && self.side[u] != other {
-                    self.seen[u] = stamp;
-                    self.queue.push(u);
-                    reached += usize::from(self.side[u] == mine);
+            Self::each_neighbour(rows, cols, &self.border, v, |u| {
+                if seen[u] != stamp && side[u] != other {
+                    seen[u] = stamp;
+                    queue.push(u);
+                    reached += usize::from(side[u] == mine);
                 }
-            };
-            if v == n {
-                for &k in &self.border {
-                    visit(k);
-                }
-                continue;
-            }
-            let (r, c) = (v / cols, v % cols);
-            if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
-                visit(n);
-            }
-            if r > 0 {
-                visit(v - cols);
-            }
-            if r + 1 < rows {
-                visit(v + cols);
-            }
-            if c > 0 {
-                visit(v - 1);
-            }
-            if c + 1 < cols {
-                visit(v + 1);
+            });
+        }
+        reached
+    }
+
+    /// On a split side `mine`, two of its nodes cut apart, named for a person reading the
+    /// step: the one nearest the cells the way placed, and the nearest of those it cannot
+    /// reach (the outside of the grid first when it is one of them). Runs only when a split is
+    /// found.
+    fn cut_apart(&mut self, mine: u8) -> (usize, usize) {
+        let (rows, cols) = (self.rows, self.cols);
+        let other = INSIDE + OUTSIDE - mine;
+        // Every node, by its distance from the placed cells (a search from all of them).
+        self.stamp += 1;
+        let stamp = self.stamp;
+        self.queue.clear();
+        for &k in &self.placed_cells[other as usize] {
+            if self.seen[k] != stamp {
+                self.seen[k] = stamp;
+                self.queue.push(k);
             }
         }
-        if reached == total {
-            return None;
+        let (seen, queue) = (&mut self.seen, &mut self.queue);
+        let mut at = 0;
+        while at < queue.len() {
+            let v = queue[at];
+            at += 1;
+            Self::each_neighbour(rows, cols, &self.border, v, |u| {
+                if seen[u] != stamp {
+                    seen[u] = stamp;
+                    queue.push(u);
+                }
+            });
         }
-        (0..n)
-            .find(|&k| self.side[k] == mine && self.seen[k] != stamp)
-            .map(|k| (start, k))
+        let near: Vec<usize> = queue
+            .iter()
+            .copied()
+            .filter(|&u| self.side[u] == mine)
+            .collect();
+        let a = near[0];
+        self.part_of(a, mine, usize::MAX);
+        let stamp = self.stamp;
+        let b = *near
+            .iter()
+            .find(|&&u| self.seen[u] != stamp)
+            .expect("a split side has a node the search did not reach");
+        if b == rows * cols { (b, a) } else { (a, b) }
     }
 }
 
