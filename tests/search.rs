@@ -483,6 +483,42 @@ fn half_blanked(args: &[&str], rows: usize, seed: u64) -> String {
     format!("{}\n", lines.join("\n"))
 }
 
+/// A generated N x N puzzle of a loop shape (`slink gen --rows N --cols N --seed SEED --shape
+/// SHAPE`) with half its clues blanked (the blanking drawn from N).
+fn shaped_half_blanked(n: usize, seed: u64, shape: &str) -> String {
+    let (n_text, seed_text) = (n.to_string(), seed.to_string());
+    half_blanked(
+        &[
+            "--rows", &n_text, "--cols", &n_text, "--seed", &seed_text, "--shape", shape,
+        ],
+        n,
+        n as u64,
+    )
+}
+
+/// `slink --jobs 1 --timeout 60` on `stream` with one environment variable set (standard
+/// output thrown away), for the debugging aids of the SAT search.
+fn with_env(stream: &str, var: (&str, &std::ffi::OsStr), name: &str) -> common::Run {
+    let mut child = std::process::Command::new(common::BIN)
+        .args(["--jobs", "1", "--timeout", "60"])
+        .env("SLINK_CACHE_DIR", "")
+        .env(var.0, var.1)
+        .current_dir(common::root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stream.as_bytes())
+        .unwrap();
+    common::finish(child.wait_with_output().unwrap(), name)
+}
+
 #[test]
 fn random_blanked_grids_get_a_verdict_quickly() {
     // A 30x30 generated puzzle with half its clues blanked (the shape that ran millions of
@@ -538,13 +574,7 @@ fn a_maze_grid_over_the_full_region_pass_size_gets_a_verdict() {
     // cuts also run as passes over every cell, so only the local region check and the
     // incremental chains run) with half its clues blanked. A defect check, not a timing
     // test: the bound is generous, so only a search that loops or lost its cuts fails it.
-    let stream = half_blanked(
-        &[
-            "--rows", "60", "--cols", "60", "--seed", "5", "--shape", "maze",
-        ],
-        60,
-        60,
-    );
+    let stream = shaped_half_blanked(60, 5, "maze");
     for args in [
         vec!["--timeout", "60", "--jobs", "1"],
         vec!["--timeout", "60", "--jobs", "1", "--no-probing"],
@@ -578,13 +608,7 @@ fn short_parity_equations_halve_the_conflicts_on_a_maze_grid() {
 /// The 80x80 maze-like generated puzzle (seed 1) with half its clues blanked is found to have
 /// several solutions within `nodes` search nodes.
 fn maze_80x80_gets_its_verdict_within(nodes: &str) {
-    let stream = half_blanked(
-        &[
-            "--rows", "80", "--cols", "80", "--seed", "1", "--shape", "maze",
-        ],
-        80,
-        80,
-    );
+    let stream = shaped_half_blanked(80, 1, "maze");
     let run = slink(&["--jobs", "1", "--max-nodes", nodes], stream.as_bytes());
     assert!(!run.stderr.contains("limit"), "{}", run.stderr);
     assert_eq!(answered(&run), vec![1], "{}", run.stderr);
@@ -597,25 +621,7 @@ fn maze_80x80_gets_its_verdict_within(nodes: &str) {
 fn parity_clauses_dumped(stream: &str, name: &str) -> usize {
     let dir = common::TempDir::new(name);
     let path = dir.0.join("dump.cnf");
-    let mut child = std::process::Command::new(common::BIN)
-        .args(["--jobs", "1", "--timeout", "60"])
-        .env("SLINK_CACHE_DIR", "")
-        .env("SLINK_SAT_DUMP", &path)
-        .current_dir(common::root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stream.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    let run = common::finish(output, name);
+    let run = with_env(stream, ("SLINK_SAT_DUMP", path.as_os_str()), name);
     assert!(!run.stderr.contains("limit"), "{}", run.stderr);
     let dump = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
     let cells: std::collections::HashSet<i64> = dump
@@ -643,21 +649,9 @@ fn parity_clauses_are_for_wide_residues_only() {
     // barely touched: the 80x80 maze grid above leaves 92% of its edges unknown) and cost
     // more than they save on pockets left between decided parts (blob grids: blob 200x200
     // at 70% blanked took 7.3-7.5 s CPU with them, 3.1-4.4 s without; docs/search.md).
-    let maze = half_blanked(
-        &[
-            "--rows", "80", "--cols", "80", "--seed", "1", "--shape", "maze",
-        ],
-        80,
-        80,
-    );
+    let maze = shaped_half_blanked(80, 1, "maze");
     assert!(parity_clauses_dumped(&maze, "maze") > 100);
-    let blob = half_blanked(
-        &[
-            "--rows", "60", "--cols", "60", "--seed", "2", "--shape", "blob",
-        ],
-        60,
-        60,
-    );
+    let blob = shaped_half_blanked(60, 2, "blob");
     assert_eq!(parity_clauses_dumped(&blob, "blob"), 0);
 }
 
@@ -669,31 +663,8 @@ fn the_trace_splits_the_time_and_the_second_answer_is_near_the_first() {
     // answer (hundreds of conflicts) and the second, started from it by phase saving with
     // the first answer blocked, finds a second answer within a few conflicts (measured: 1;
     // so a cheaper way to the second answer has little to win, docs/search.md).
-    let stream = half_blanked(
-        &[
-            "--rows", "80", "--cols", "80", "--seed", "1", "--shape", "maze",
-        ],
-        80,
-        80,
-    );
-    let mut child = std::process::Command::new(common::BIN)
-        .args(["--jobs", "1", "--timeout", "60"])
-        .env("SLINK_CACHE_DIR", "")
-        .env("SLINK_SAT_TRACE", "1")
-        .current_dir(common::root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stream.as_bytes())
-        .unwrap();
-    let run = common::finish(child.wait_with_output().unwrap(), "trace");
+    let stream = shaped_half_blanked(80, 1, "maze");
+    let run = with_env(&stream, ("SLINK_SAT_TRACE", "1".as_ref()), "trace");
     assert!(run.stderr.contains("several solutions"), "{}", run.stderr);
     let trace: Vec<&str> = run
         .stderr
