@@ -23,6 +23,7 @@
 
 use crate::board::{Board, CROSS, Contradiction, LINE, Reason, UNKNOWN, Why, clue_of};
 use crate::deduce::Deducer;
+use crate::deduce::regions::lattice;
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::unionfind::UnionFind;
 use std::collections::{BTreeMap, HashMap};
@@ -141,7 +142,7 @@ impl Sides {
         let mut classes: HashMap<u32, Vec<(usize, u8)>> = HashMap::new();
         if let Some(colouring) = board.colouring() {
             for (k, slot) in known.iter_mut().take(n).enumerate() {
-                let cell = board.index(2 * (k / cols) as isize + 1, 2 * (k % cols) as isize + 1);
+                let cell = lattice(board, cols, k);
                 match colouring.inside(cell) {
                     Some(true) => *slot = INSIDE,
                     Some(false) => *slot = OUTSIDE,
@@ -179,14 +180,6 @@ impl Sides {
             stamp: 0,
             queue: Vec::with_capacity(n + 1),
         }
-    }
-
-    /// The lattice index of grid node `k`.
-    fn cell(&self, board: &Board, k: usize) -> usize {
-        board.index(
-            2 * (k / self.cols) as isize + 1,
-            2 * (k % self.cols) as isize + 1,
-        )
     }
 
     /// If a group joins the outside's class to another, whether drawing lines on the edges of
@@ -382,7 +375,7 @@ impl Sides {
                 continue;
             }
             if let Some((a, b)) = self.split(mine, total) {
-                let lattice = |k: usize| (k != n).then(|| self.cell(board, k));
+                let lattice = |k: usize| (k != n).then(|| lattice(board, self.cols, k));
                 return Some((mine == INSIDE, lattice(a), lattice(b).expect("a grid cell")));
             }
         }
@@ -829,7 +822,6 @@ mod tests {
                 assert!(one + two == 0 || decided, "{}", case.text);
             }
         }
-        eprintln!("SPLITS {placed} {joined}");
         assert!(placed > 20 && joined > 20, "{placed} {joined}");
     }
 

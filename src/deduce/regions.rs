@@ -210,7 +210,7 @@ impl<'a> Work<'a> {
 }
 
 /// The board's lattice index of cell node `k`.
-fn lattice(board: &Board, cols: usize, k: usize) -> usize {
+pub(super) fn lattice(board: &Board, cols: usize, k: usize) -> usize {
     board.index(2 * (k / cols) as isize + 1, 2 * (k % cols) as isize + 1)
 }
 
