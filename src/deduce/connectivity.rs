@@ -26,7 +26,7 @@ use crate::deduce::Deducer;
 use crate::deduce::regions::lattice;
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::unionfind::UnionFind;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// Deduces what the shape of the graph of uncrossed edges implies; returns the edges decided.
 pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
@@ -53,9 +53,9 @@ fn linked_closures(board: &mut Board) -> Result<u64, Contradiction> {
 fn linked_closures_at(board: &mut Board, joined: (usize, usize)) -> Result<u64, Contradiction> {
     let mut found: Vec<(usize, u8)> = Vec::new();
     let mut sides = None;
-    for group in linked_groups(board).into_values() {
-        if let Some((way, _)) = blocked_way(board, &mut sides, joined, &group) {
-            for &(e, o) in &group {
+    for group in linked_groups(board).iter() {
+        if let Some((way, _)) = blocked_way(board, &mut sides, joined, group) {
+            for &(e, o) in group {
                 found.push((e, if o == way { CROSS } else { LINE }));
             }
         }
@@ -69,30 +69,56 @@ fn linked_closures_at(board: &mut Board, joined: (usize, usize)) -> Result<u64, 
     Ok(decided)
 }
 
-/// The unknown edges between cells of two different colour classes, by the pair of classes
-/// (in board order: the deductions and their explanation do not depend on hashing), each
-/// with its offset: the xor of its two cells' colours relative to their classes. The edges
-/// of one offset are lines exactly when the others are crosses.
-fn linked_groups(board: &Board) -> BTreeMap<(u32, u32), Vec<(usize, u8)>> {
-    let mut groups: BTreeMap<(u32, u32), Vec<(usize, u8)>> = BTreeMap::new();
-    let Some(colouring) = board.colouring() else {
-        return groups;
-    };
-    for e in board.grid_edges() {
-        if board.at(e) != UNKNOWN {
-            continue;
-        }
-        let [p, q] = board.edge_cells(e);
-        let (rp, pp) = colouring.find((p >> 1) as u32);
-        let (rq, pq) = colouring.find((q >> 1) as u32);
-        if rp != rq {
-            groups
-                .entry((rp.min(rq), rp.max(rq)))
-                .or_default()
-                .push((e, pp ^ pq));
+/// The unknown edges between cells of two different colour classes, grouped by the pair of
+/// classes (groups in the order of the pair, edges in board order: the deductions and their
+/// explanation do not depend on hashing), each with its offset: the xor of its two cells'
+/// colours relative to their classes. The edges of one offset are lines exactly when the
+/// others are crosses.
+struct LinkedGroups {
+    /// Every such edge with its offset, group after group.
+    edges: Vec<(usize, u8)>,
+    /// Where each group ends in `edges`.
+    ends: Vec<usize>,
+}
+
+impl LinkedGroups {
+    fn iter(&self) -> impl Iterator<Item = &[(usize, u8)]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(a, &b)| &self.edges[a..b])
+    }
+}
+
+fn linked_groups(board: &Board) -> LinkedGroups {
+    let mut keyed: Vec<(u64, usize, u8)> = Vec::new();
+    if let Some(colouring) = board.colouring() {
+        for e in board.grid_edges() {
+            if board.at(e) != UNKNOWN {
+                continue;
+            }
+            let [p, q] = board.edge_cells(e);
+            let (rp, pp) = colouring.find((p >> 1) as u32);
+            let (rq, pq) = colouring.find((q >> 1) as u32);
+            if rp != rq {
+                let key = (u64::from(rp.min(rq)) << 32) | u64::from(rp.max(rq));
+                keyed.push((key, e, pp ^ pq));
+            }
         }
     }
-    groups
+    // A stable sort: within a group the edges stay in board order.
+    keyed.sort_by_key(|&(key, _, _)| key);
+    let mut ends = Vec::new();
+    for (i, w) in keyed.windows(2).enumerate() {
+        if w[0].0 != w[1].0 {
+            ends.push(i + 1);
+        }
+    }
+    if !keyed.is_empty() {
+        ends.push(keyed.len());
+    }
+    LinkedGroups {
+        edges: keyed.into_iter().map(|(_, e, o)| (e, o)).collect(),
+        ends,
+    }
 }
 
 /// The fewest cells two classes of unknown side must hold together, and each of them, for
@@ -164,6 +190,7 @@ impl Sides {
                 r == 0 || c == 0 || r + 1 == rows || c + 1 == cols
             })
             .collect();
+        let side = known.clone();
         Sides {
             rows,
             cols,
@@ -171,7 +198,7 @@ impl Sides {
             classes,
             counts,
             border,
-            side: vec![OPEN; n + 1],
+            side,
             placed: [0; 3],
             placed_cells: [Vec::new(), Vec::new(), Vec::new()],
             label: vec![0; n + 1],
@@ -255,9 +282,14 @@ impl Sides {
         Some(Blocked::SplitSide(inside, a, b))
     }
 
-    /// Resets `side` to the known sides, before a way's cells are placed with [`Sides::place`].
+    /// Resets `side` to the known sides, before a way's cells are placed with [`Sides::place`]:
+    /// only the cells the last way placed differ from them.
     fn reset(&mut self) {
-        self.side.copy_from_slice(&self.known);
+        for cells in &self.placed_cells {
+            for &k in cells {
+                self.side[k] = self.known[k];
+            }
+        }
         self.placed = [0; 3];
         self.placed_cells.iter_mut().for_each(Vec::clear);
     }
@@ -533,9 +565,9 @@ pub fn why_linked(board: &Board) -> Vec<Linked> {
 fn why_linked_at(board: &Board, joined: (usize, usize)) -> Vec<Linked> {
     let mut sides = None;
     linked_groups(board)
-        .into_values()
+        .iter()
         .filter_map(|group| {
-            let (way, why) = blocked_way(board, &mut sides, joined, &group)?;
+            let (way, why) = blocked_way(board, &mut sides, joined, group)?;
             let pick = |line: bool| {
                 group
                     .iter()
@@ -556,14 +588,26 @@ fn why_linked_at(board: &Board, joined: (usize, usize)) -> Vec<Linked> {
 /// could not: a dot with three lines, or a loop that is not the whole answer (lines left off
 /// it, a second loop, a clue unmet).
 fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
-    // Dots and clue cells touched, with the lines they get.
-    let mut added: BTreeMap<usize, u8> = BTreeMap::new();
-    let mut clue_lines: BTreeMap<usize, u8> = BTreeMap::new();
+    // Dots and clue cells touched, with the lines they get (in board order), counted from
+    // sorted lists: a group has few edges, so no map is needed.
+    fn counted(mut keys: Vec<usize>) -> Vec<(usize, u8)> {
+        keys.sort_unstable();
+        let mut counts: Vec<(usize, u8)> = Vec::with_capacity(keys.len());
+        for k in keys {
+            match counts.last_mut() {
+                Some((last, n)) if *last == k => *n += 1,
+                _ => counts.push((k, 1)),
+            }
+        }
+        counts
+    }
+    let mut dots = Vec::with_capacity(2 * lines.len());
+    let mut clue_cells = Vec::new();
     // Chains joined so far: each dot stands for its chain (a dot with one line by the lower
-    // of its chain's two ends).
-    let mut parent: HashMap<usize, usize> = HashMap::new();
-    fn find(parent: &HashMap<usize, usize>, mut x: usize) -> usize {
-        while let Some(&up) = parent.get(&x) {
+    // of its chain's two ends); `parent` holds the links (dot, the dot it was joined to).
+    let mut parent: Vec<(usize, usize)> = Vec::new();
+    fn find(parent: &[(usize, usize)], mut x: usize) -> usize {
+        while let Some(&(_, up)) = parent.iter().find(|&&(d, _)| d == x) {
             x = up;
         }
         x
@@ -578,23 +622,23 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
     let mut loops = Vec::new();
     for &e in lines {
         let [a, b] = board.edge_dots(e);
-        for d in [a, b] {
-            *added.entry(d).or_default() += 1;
-        }
+        dots.extend([a, b]);
         for c in board.edge_cells(e) {
             if clue_of(board.at(c)).is_some() {
-                *clue_lines.entry(c).or_default() += 1;
+                clue_cells.push(c);
             }
         }
         let (ra, rb) = (find(&parent, chain(a)), find(&parent, chain(b)));
         if ra == rb {
             loops.push(a);
         } else {
-            parent.insert(ra, rb);
+            parent.push((ra, rb));
         }
     }
+    let added = counted(dots);
+    let clue_lines = counted(clue_cells);
     let mut ends = board.ends_count() as isize;
-    for (&d, &n) in &added {
+    for &(d, n) in &added {
         let before = board.dot_lines(d);
         let after = before + n;
         if after > 2 {
@@ -606,7 +650,7 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
         [] => return None,
         [at] if ends > 0 => return Some(Blocked::LinesLeftOff(at)),
         [at] => {
-            for (&c, &n) in &clue_lines {
+            for &(c, n) in &clue_lines {
                 let clue = clue_of(board.at(c)).unwrap_or(0);
                 if board.cell_lines(c) + n != clue {
                     return Some(Blocked::ClueUnmet(at, c));
@@ -616,15 +660,15 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
         [a, b, ..] => return Some(Blocked::TwoLoops(a, b)),
     }
     // The closed loop holds every line: every clue cell it does not touch must be met.
+    let touched = |c: &usize| clue_lines.binary_search_by_key(c, |&(k, _)| k).is_ok();
     let unmet_elsewhere = board.unsatisfied()
         - clue_lines
-            .keys()
-            .filter(|&&c| Some(board.cell_lines(c)) != clue_of(board.at(c)))
+            .iter()
+            .filter(|&&(c, _)| Some(board.cell_lines(c)) != clue_of(board.at(c)))
             .count();
     if unmet_elsewhere > 0 {
         let cell = board.grid_cells().find(|c| {
-            !clue_lines.contains_key(c)
-                && clue_of(board.at(*c)).is_some_and(|k| k != board.cell_lines(*c))
+            !touched(c) && clue_of(board.at(*c)).is_some_and(|k| k != board.cell_lines(*c))
         });
         return cell.map(|c| Blocked::ClueUnmet(loops[0], c));
     }
