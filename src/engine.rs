@@ -225,7 +225,9 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
 
     /// Runs the deducers that look at the whole board ([`Phase::Settle`]: on the solver's main
     /// line only, never inside a probe or a search branch) and propagates what they decide,
-    /// until they decide nothing more.
+    /// until they decide nothing more. In a round, a deducer that
+    /// [waits for the others](crate::deduce::Deducer::waits_for_the_others) is passed over
+    /// once one before it has decided something.
     pub fn settle(&mut self, board: &mut Board) -> Result<(), Contradiction> {
         loop {
             let mut changed = false;
@@ -234,6 +236,9 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                     return Ok(());
                 }
                 let d = self.settling[k];
+                if changed && d.waits_for_the_others() {
+                    continue;
+                }
                 let head = board.trail().len();
                 let version = board.colouring().map(|c| c.version());
                 self.deduced[d] +=

@@ -551,7 +551,7 @@ fn a_set_without_the_built_in_deducers_is_warned_about() {
     assert!(
         run.stderr.starts_with(&format!(
             "slink: warning: the rules of {} use loop-closure of the global deducers; the \
-             built-in set also uses colouring, connectivity, regions, probing and search (a `use NAME` line \
+             built-in set also uses colouring, connectivity, regions, parity, probing and search (a `use NAME` line \
              switches one on)\n",
             dir.path()
         )),

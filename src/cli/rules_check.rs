@@ -390,7 +390,7 @@ mod tests {
         assert_eq!(
             r.text,
             "ok      zero (t.rules:1)\n\ndeducers in use: none (the built-in set also uses \
-             loop-closure, colouring, connectivity, regions, probing and search: a `use NAME` line switches one \
+             loop-closure, colouring, connectivity, regions, parity, probing and search: a `use NAME` line switches one \
              on)\n\n1 rule: 1 sound, 0 unsound; 0 warnings\n"
         );
         assert_eq!(r.errors, 0);
@@ -424,7 +424,7 @@ mod tests {
         assert!(
             r.text.contains(
                 "\ndeducers in use: search and loop-closure (the built-in set also uses \
-                 colouring, connectivity, regions and probing: a `use NAME` line switches one on)\n"
+                 colouring, connectivity, regions, parity and probing: a `use NAME` line switches one on)\n"
             ),
             "{}",
             r.text
@@ -432,7 +432,7 @@ mod tests {
         let builtin = super::super::io::captured(|io| check_set(io, &RuleSet::builtin())).0;
         assert!(
             builtin.text.contains(
-                "deducers in use: colouring, connectivity, regions, probing, search and loop-closure\n"
+                "deducers in use: colouring, connectivity, regions, parity, probing, search and loop-closure\n"
             ),
             "{}",
             builtin.text

@@ -147,6 +147,14 @@ impl Deducer {
         }
     }
 
+    /// For a [`Phase::Settle`] deducer: whether, in a round of the settle deducers, it looks
+    /// only when those before it found nothing in that round. Region parity does: it adds
+    /// little where colouring is on and costs a system of equations over the whole board, so
+    /// it waits for connectivity and regions to be stuck (docs/rules.md, "Region parity").
+    pub const fn waits_for_the_others(self) -> bool {
+        matches!(self, Deducer::Parity)
+    }
+
     /// The deducer of that name.
     pub fn from_name(name: &str) -> Option<Deducer> {
         Deducer::ALL.into_iter().find(|d| d.name() == name)
