@@ -255,10 +255,7 @@ impl Solver {
             .with_switches(switches)
             .with_workspace(std::mem::take(&mut self.workspace));
         let prober = &mut self.prober;
-        prober.probes = 0;
-        prober.useful = 0;
-        prober.decided = 0;
-        prober.deepest = 0;
+        prober.begin();
         let second = &mut self.second;
         *second = None;
         let (attempt, workspace) = match tally {

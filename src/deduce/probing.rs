@@ -8,7 +8,8 @@
 //!
 //! Probes go round the unknown edges, most promising first: edges at the open end of a chain
 //! of lines, then edges of clue cells, then the rest; rounds repeat while some probe decides
-//! something, and an edge is probed again only when the board changed since its last probe.
+//! something, and an edge is probed again only when the board changed since its last probe
+//! (on big residues, only when it changed near what that probe decided: [`LOCAL_FROM`]).
 
 use crate::board::{Board, CROSS, Contradiction, LINE, ProbeNote, Reason, UNKNOWN, clue_of};
 use crate::deduce::Deducer;
@@ -28,6 +29,14 @@ pub struct Prober {
     order: Vec<u32>,
     /// Per lattice index: the trail length when the edge was last probed without result.
     probed_at: Vec<u32>,
+    /// On a big residue (see [`LOCAL_FROM`]): per lattice index, the box (first and last
+    /// lattice row and column) of what the edge's last probe without result decided, both
+    /// ways, the edge itself included.
+    reach: Vec<[u32; 4]>,
+    /// Whether this run keeps to the neighbourhood of what changed (see [`LOCAL_FROM`]).
+    local: bool,
+    /// The box of the last probe without result, while [`Prober::local`].
+    last_reach: [u32; 4],
     /// Probes made.
     pub probes: u64,
     /// Probes that decided something.
@@ -45,14 +54,37 @@ pub struct Prober {
 /// With [`Prober::shortest`]: how many further candidates are looked at for a shorter failure.
 pub const LOOK_AHEAD: usize = 64;
 
+/// On a residue of at least this many unknown edges (far more than any puzzle of the corpora
+/// has when probing starts: at most 668), an edge whose last probe found nothing is probed
+/// again only when the main line decided an edge near what that probe decided (within
+/// [`REACH_MARGIN`] of its box) since; and what the edges' last probes found stays known from
+/// one probing run of a puzzle to the next. A probe reaches further than its box only through
+/// loop closure (a chain's far end) and colouring (a class's far cells), so this may miss a
+/// probe that would decide something; on big residues it saves most of the probes.
+pub const LOCAL_FROM: usize = 2000;
+
+/// See [`LOCAL_FROM`]: lattice steps (two per cell) round a probe's box.
+pub const REACH_MARGIN: u32 = 4;
+
 impl Prober {
     /// A prober with nothing probed yet.
     pub fn new() -> Prober {
         Prober::default()
     }
 
+    /// Starts a puzzle: counts from zero, and nothing probed yet.
+    pub fn begin(&mut self) {
+        self.probes = 0;
+        self.useful = 0;
+        self.decided = 0;
+        self.deepest = 0;
+        self.probed_at.clear();
+    }
+
     /// Probes until a round decides nothing, the board is finished, or the budget is spent.
-    /// Returns the edges decided. The board must be at a fixpoint of `engine`.
+    /// Returns the edges decided. The board must be at a fixpoint of `engine`, and (on big
+    /// residues, [`LOCAL_FROM`]) the same puzzle's main line as in the runs since
+    /// [`Prober::begin`].
     pub fn run<const C: bool>(
         &mut self,
         engine: &mut Engine<'_, C>,
@@ -62,15 +94,29 @@ impl Prober {
         if self.stamp.len() < board.len() {
             self.stamp.resize(board.len(), 0);
         }
-        self.probed_at.clear();
-        self.probed_at.resize(board.len(), u32::MAX);
+        self.local = board.unknown() >= LOCAL_FROM;
+        if !self.local || self.probed_at.len() != board.len() {
+            self.probed_at.clear();
+            self.probed_at.resize(board.len(), u32::MAX);
+        }
+        if self.local && self.reach.len() < board.len() {
+            self.reach.resize(board.len(), [0; 4]);
+        }
         let before = self.decided;
         loop {
             self.order_candidates(board);
             let mut progress = false;
             for k in 0..self.order.len() {
                 let e = self.order[k] as usize;
-                if board.at(e) != UNKNOWN || self.probed_at[e] == board.trail().len() as u32 {
+                if board.at(e) != UNKNOWN {
+                    continue;
+                }
+                let at = self.probed_at[e];
+                if self.local {
+                    if at != u32::MAX && !changed_near(board, self.reach[e], at as usize) {
+                        continue;
+                    }
+                } else if at == board.trail().len() as u32 {
                     continue;
                 }
                 budget.tick()?;
@@ -86,6 +132,9 @@ impl Prober {
                     }
                 } else {
                     self.probed_at[e] = board.trail().len() as u32;
+                    if self.local {
+                        self.reach[e] = self.last_reach;
+                    }
                 }
             }
             if !progress {
@@ -179,6 +228,14 @@ impl Prober {
         for &t in &board.trail()[mark + 1..] {
             self.stamp[t as usize] = tag(board.at(t as usize));
         }
+        if self.local {
+            // The first way's box (the trail from `mark` holds `e` itself).
+            self.last_reach = grow(
+                [u32::MAX, u32::MAX, 0, 0],
+                board.stride(),
+                &board.trail()[mark..],
+            );
+        }
         board.undo_to(mark);
         if let Err(c) = try_way(engine, board, e, CROSS, mark) {
             self.deepest = self.deepest.max((board.trail().len() - mark - 1) as u64);
@@ -193,6 +250,9 @@ impl Prober {
             if self.stamp[t as usize] == tag(state) {
                 self.common.push((t, state));
             }
+        }
+        if self.common.is_empty() && self.local {
+            self.last_reach = grow(self.last_reach, board.stride(), &board.trail()[mark + 1..]);
         }
         board.undo_to(mark);
         if self.common.is_empty() {
@@ -229,6 +289,38 @@ impl Prober {
         engine.propagate(board, mark)?;
         Ok(true)
     }
+}
+
+/// `reach` grown to hold the lattice points of `edges`.
+fn grow(mut reach: [u32; 4], stride: usize, edges: &[u32]) -> [u32; 4] {
+    let stride = stride as u32;
+    for &t in edges {
+        let (y, x) = (t / stride, t % stride);
+        reach = [
+            reach[0].min(y),
+            reach[1].min(x),
+            reach[2].max(y),
+            reach[3].max(x),
+        ];
+    }
+    reach
+}
+
+/// Whether an edge decided on the trail from position `from` on lies within [`REACH_MARGIN`]
+/// of the box `reach`.
+fn changed_near(board: &Board, reach: [u32; 4], from: usize) -> bool {
+    let stride = board.stride() as u32;
+    let m = REACH_MARGIN;
+    let [y0, x0, y1, x1] = [
+        reach[0].saturating_sub(m),
+        reach[1].saturating_sub(m),
+        reach[2] + m,
+        reach[3] + m,
+    ];
+    board.trail()[from..].iter().any(|&t| {
+        let (y, x) = (t / stride, t % stride);
+        (y0..=y1).contains(&y) && (x0..=x1).contains(&x)
+    })
 }
 
 /// Keeps, for explanations, that trying `e` as `tried` led to `contradiction` through `chain`.
