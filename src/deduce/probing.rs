@@ -37,6 +37,11 @@ pub struct Prober {
     local: bool,
     /// The box of the last probe without result, while [`Prober::local`].
     last_reach: [u32; 4],
+    /// While [`Prober::local`]: per lattice index, the trail position of the edge's decision
+    /// on the main line (`u32::MAX`: none), for the trail up to `synced`.
+    decided_at: Vec<u32>,
+    /// See `decided_at`.
+    synced: usize,
     /// Probes made.
     pub probes: u64,
     /// Probes that decided something.
@@ -79,6 +84,8 @@ impl Prober {
         self.decided = 0;
         self.deepest = 0;
         self.probed_at.clear();
+        self.decided_at.clear();
+        self.synced = 0;
     }
 
     /// Probes until a round decides nothing, the board is finished, or the budget is spent.
@@ -102,6 +109,12 @@ impl Prober {
         if self.local && self.reach.len() < board.len() {
             self.reach.resize(board.len(), [0; 4]);
         }
+        if self.local && (self.decided_at.len() != board.len() || self.synced > board.trail().len())
+        {
+            self.decided_at.clear();
+            self.decided_at.resize(board.len(), u32::MAX);
+            self.synced = 0;
+        }
         let before = self.decided;
         loop {
             self.order_candidates(board);
@@ -113,7 +126,7 @@ impl Prober {
                 }
                 let at = self.probed_at[e];
                 if self.local {
-                    if at != u32::MAX && !changed_near(board, self.reach[e], at as usize) {
+                    if at != u32::MAX && !self.changed_near(board, self.reach[e], at as usize) {
                         continue;
                     }
                 } else if at == board.trail().len() as u32 {
@@ -306,21 +319,40 @@ fn grow(mut reach: [u32; 4], stride: usize, edges: &[u32]) -> [u32; 4] {
     reach
 }
 
-/// Whether an edge decided on the trail from position `from` on lies within [`REACH_MARGIN`]
-/// of the box `reach`.
-fn changed_near(board: &Board, reach: [u32; 4], from: usize) -> bool {
-    let stride = board.stride() as u32;
-    let m = REACH_MARGIN;
-    let [y0, x0, y1, x1] = [
-        reach[0].saturating_sub(m),
-        reach[1].saturating_sub(m),
-        reach[2] + m,
-        reach[3] + m,
-    ];
-    board.trail()[from..].iter().any(|&t| {
-        let (y, x) = (t / stride, t % stride);
-        (y0..=y1).contains(&y) && (x0..=x1).contains(&x)
-    })
+impl Prober {
+    /// Whether an edge decided on the main line's trail from position `from` on lies within
+    /// [`REACH_MARGIN`] of the box `reach`: a look at the trail from `from` or at the box's
+    /// lattice points, whichever is shorter.
+    fn changed_near(&mut self, board: &Board, reach: [u32; 4], from: usize) -> bool {
+        let trail = board.trail();
+        for (p, &t) in trail.iter().enumerate().skip(self.synced) {
+            self.decided_at[t as usize] = p as u32;
+        }
+        self.synced = trail.len();
+        let stride = board.stride() as u32;
+        let height = board.len() as u32 / stride;
+        let m = REACH_MARGIN;
+        let [y0, x0, y1, x1] = [
+            reach[0].saturating_sub(m),
+            reach[1].saturating_sub(m),
+            (reach[2] + m).min(height - 1),
+            (reach[3] + m).min(stride - 1),
+        ];
+        let area = ((y1 - y0 + 1) * (x1 - x0 + 1)) as usize;
+        if trail.len() - from <= area {
+            trail[from..].iter().any(|&t| {
+                let (y, x) = (t / stride, t % stride);
+                (y0..=y1).contains(&y) && (x0..=x1).contains(&x)
+            })
+        } else {
+            (y0..=y1).any(|y| {
+                let row = (y * stride) as usize;
+                self.decided_at[row + x0 as usize..=row + x1 as usize]
+                    .iter()
+                    .any(|&p| p != u32::MAX && p as usize >= from)
+            })
+        }
+    }
 }
 
 /// Keeps, for explanations, that trying `e` as `tried` led to `contradiction` through `chain`.
