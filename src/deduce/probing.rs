@@ -402,3 +402,66 @@ fn try_way<const C: bool>(
     board.set_edge(e, state, Reason::By(Deducer::Probing))?;
     engine.propagate(board, mark)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Tracking;
+    use crate::puzzle::parse_all;
+
+    /// A blank 50x50 grid (5,100 unknown edges: a big residue).
+    fn blank() -> Board {
+        let mut text = String::from("50 50\n");
+        for _ in 0..50 {
+            text.push_str(&". ".repeat(50));
+            text.push('\n');
+        }
+        let puzzle = parse_all("t", text.as_bytes()).unwrap().remove(0);
+        Board::new(&puzzle, 4, Tracking::default())
+    }
+
+    /// Crosses the horizontal edge above cell (r, c) on the main line.
+    fn cross(board: &mut Board, r: isize, c: isize) {
+        let e = board.index(2 * r, 2 * c + 1);
+        board.set_edge(e, CROSS, Reason::Given).unwrap();
+    }
+
+    /// `changed_near` answers alike whether it reads the trail since the probe (few edges
+    /// decided since) or the box's points (many): only an edge within the margin counts.
+    #[test]
+    fn only_an_edge_decided_near_a_probes_box_since_it_calls_for_another_probe() {
+        let mut board = blank();
+        assert!(board.unknown() >= LOCAL_FROM);
+        let mut prober = Prober::new();
+        prober.begin();
+        prober.decided_at.resize(board.len(), u32::MAX);
+        // A probe of the edge above cell (20, 20) that decided the one above (20, 21).
+        let edges = [board.index(40, 41) as u32, board.index(40, 43) as u32];
+        let reach = grow([u32::MAX, u32::MAX, 0, 0], board.stride(), &edges);
+        let at = board.trail().len();
+        assert!(!prober.changed_near(&board, reach, at));
+        // Far away: 10 cells off.
+        cross(&mut board, 30, 20);
+        assert!(!prober.changed_near(&board, reach, at));
+        // Many far edges since: the box's points are looked at, not the trail.
+        for r in [44, 46, 48] {
+            for c in 0..50 {
+                cross(&mut board, r, c);
+            }
+        }
+        assert!(board.trail().len() - at > 9 * 11);
+        assert!(!prober.changed_near(&board, reach, at));
+        // Two cells below the box (4 lattice steps): near.
+        cross(&mut board, 22, 21);
+        assert!(prober.changed_near(&board, reach, at));
+        // Three cells to the right of the box (6 lattice steps): not near, by the trail.
+        let mut board = blank();
+        let at = board.trail().len();
+        prober.begin();
+        prober.decided_at.resize(board.len(), u32::MAX);
+        cross(&mut board, 20, 24);
+        assert!(!prober.changed_near(&board, reach, at));
+        cross(&mut board, 20, 23);
+        assert!(prober.changed_near(&board, reach, at));
+    }
+}
