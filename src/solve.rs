@@ -1,6 +1,6 @@
 //! Solving one puzzle with a rule book: lay out the board, deduce (rules, loop closure, colouring, probing), search when deduction is stuck, and name the outcome.
 
-use crate::board::{Board, Contradiction, Reason, Tracking};
+use crate::board::{Board, Contradiction, LINE, Reason, Tracking};
 use crate::deduce::ambiguity::{Ambiguity, AmbiguityOptions, analyse};
 use crate::deduce::budget::{Budget, Halt, Limit};
 use crate::deduce::probing::Prober;
@@ -255,10 +255,7 @@ impl Solver {
             .with_switches(switches)
             .with_workspace(std::mem::take(&mut self.workspace));
         let prober = &mut self.prober;
-        prober.probes = 0;
-        prober.useful = 0;
-        prober.decided = 0;
-        prober.deepest = 0;
+        prober.begin();
         let second = &mut self.second;
         *second = None;
         let (attempt, workspace) = match tally {
@@ -329,13 +326,25 @@ fn finish<const C: bool>(
                 // Its own counts: the grade and the statistics stay those of the verdict.
                 let mut counts = SearchCounts::default();
                 let options = asked.unwrap_or_default();
-                // Unasked, it may take a bounded time past the verdict's (see AUTO_TIME).
-                let mut own = match asked {
-                    Some(_) => None,
-                    None => Some(auto_budget(&budget, searching.elapsed())),
-                };
-                let budget = own.as_mut().unwrap_or(&mut budget);
-                ambiguity = analyse(&mut board, first, options, budget, &mut counts).ok();
+                let took = searching.elapsed();
+                if asked.is_none()
+                    && took >= AUTO_TIME.1
+                    && let Some(second) = &found.second
+                {
+                    // Unasked, after a search that took longer than the analysis may: the
+                    // analysis starts a solver afresh, and its first question alone takes
+                    // about as long as the verdict's search, so it would find nothing; the
+                    // two answers in hand say as much as it could.
+                    ambiguity = Some(two_answers(first, second, options));
+                } else {
+                    // Unasked, it may take a bounded time past the verdict's (see AUTO_TIME).
+                    let mut own = match asked {
+                        Some(_) => None,
+                        None => Some(auto_budget(&budget, took)),
+                    };
+                    let budget = own.as_mut().unwrap_or(&mut budget);
+                    ambiguity = analyse(&mut board, first, options, budget, &mut counts).ok();
+                }
             }
             *second = found.second;
             if let Some(first) = found.first {
@@ -380,7 +389,27 @@ fn finish<const C: bool>(
 /// Unasked (no `--count`, no `--suggest`), working out the facts of a puzzle with several
 /// answers takes about as long as the search took, but at least the first and at most the
 /// second of these: a verdict gets at most 0.2 s slower (issue 25's goals are on verdicts).
+/// When the search took the second or longer, the facts are not worked out at all (the
+/// analysis could not answer its first question in that time): what is known is the two
+/// answers the search found, and the edges where they differ.
 const AUTO_TIME: (Duration, Duration) = (Duration::from_millis(20), Duration::from_millis(200));
+
+/// What two different answers say of a puzzle's answers: at least two, and the edges where
+/// they differ undetermined (the rest not worked out).
+fn two_answers(first: &Board, second: &Board, options: AmbiguityOptions) -> Ambiguity {
+    let undetermined = first
+        .grid_edges()
+        .filter(|&e| (first.at(e) == LINE) != (second.at(e) == LINE))
+        .map(|e| e as u32)
+        .collect();
+    Ambiguity {
+        solutions: 2.min(options.count.max(1)),
+        bound: options.count.max(1),
+        undetermined,
+        complete: false,
+        ..Ambiguity::default()
+    }
+}
 
 /// The budget of an unasked ambiguity analysis (see [`AUTO_TIME`]), within the puzzle's.
 fn auto_budget(budget: &Budget, search: Duration) -> Budget {

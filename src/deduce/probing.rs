@@ -8,7 +8,8 @@
 //!
 //! Probes go round the unknown edges, most promising first: edges at the open end of a chain
 //! of lines, then edges of clue cells, then the rest; rounds repeat while some probe decides
-//! something, and an edge is probed again only when the board changed since its last probe.
+//! something, and an edge is probed again only when the board changed since its last probe
+//! (on big residues, only when it changed near what that probe decided: [`LOCAL_FROM`]).
 
 use crate::board::{Board, CROSS, Contradiction, LINE, ProbeNote, Reason, UNKNOWN, clue_of};
 use crate::deduce::Deducer;
@@ -28,6 +29,19 @@ pub struct Prober {
     order: Vec<u32>,
     /// Per lattice index: the trail length when the edge was last probed without result.
     probed_at: Vec<u32>,
+    /// On a big residue (see [`LOCAL_FROM`]): per lattice index, the box (first and last
+    /// lattice row and column) of what the edge's last probe without result decided, both
+    /// ways, the edge itself included.
+    reach: Vec<[u32; 4]>,
+    /// Whether this run keeps to the neighbourhood of what changed (see [`LOCAL_FROM`]).
+    local: bool,
+    /// The box of the last probe without result, while [`Prober::local`].
+    last_reach: [u32; 4],
+    /// While [`Prober::local`]: per lattice index, the trail position of the edge's decision
+    /// on the main line (`u32::MAX`: none), for the trail up to `synced`.
+    decided_at: Vec<u32>,
+    /// See `decided_at`.
+    synced: usize,
     /// Probes made.
     pub probes: u64,
     /// Probes that decided something.
@@ -45,14 +59,39 @@ pub struct Prober {
 /// With [`Prober::shortest`]: how many further candidates are looked at for a shorter failure.
 pub const LOOK_AHEAD: usize = 64;
 
+/// On a residue of at least this many unknown edges (far more than any puzzle of the corpora
+/// has when probing starts: at most 668), an edge whose last probe found nothing is probed
+/// again only when the main line decided an edge near what that probe decided (within
+/// [`REACH_MARGIN`] of its box) since; and what the edges' last probes found stays known from
+/// one probing run of a puzzle to the next. A probe reaches further than its box only through
+/// loop closure (a chain's far end) and colouring (a class's far cells), so this may miss a
+/// probe that would decide something; on big residues it saves most of the probes.
+pub const LOCAL_FROM: usize = 2000;
+
+/// See [`LOCAL_FROM`]: lattice steps (two per cell) round a probe's box.
+pub const REACH_MARGIN: u32 = 4;
+
 impl Prober {
     /// A prober with nothing probed yet.
     pub fn new() -> Prober {
         Prober::default()
     }
 
+    /// Starts a puzzle: counts from zero, and nothing probed yet.
+    pub fn begin(&mut self) {
+        self.probes = 0;
+        self.useful = 0;
+        self.decided = 0;
+        self.deepest = 0;
+        self.probed_at.clear();
+        self.decided_at.clear();
+        self.synced = 0;
+    }
+
     /// Probes until a round decides nothing, the board is finished, or the budget is spent.
-    /// Returns the edges decided. The board must be at a fixpoint of `engine`.
+    /// Returns the edges decided. The board must be at a fixpoint of `engine`, and (on big
+    /// residues, [`LOCAL_FROM`]) the same puzzle's main line as in the runs since
+    /// [`Prober::begin`].
     pub fn run<const C: bool>(
         &mut self,
         engine: &mut Engine<'_, C>,
@@ -62,15 +101,35 @@ impl Prober {
         if self.stamp.len() < board.len() {
             self.stamp.resize(board.len(), 0);
         }
-        self.probed_at.clear();
-        self.probed_at.resize(board.len(), u32::MAX);
+        self.local = board.unknown() >= LOCAL_FROM;
+        if !self.local || self.probed_at.len() != board.len() {
+            self.probed_at.clear();
+            self.probed_at.resize(board.len(), u32::MAX);
+        }
+        if self.local && self.reach.len() < board.len() {
+            self.reach.resize(board.len(), [0; 4]);
+        }
+        if self.local && (self.decided_at.len() != board.len() || self.synced > board.trail().len())
+        {
+            self.decided_at.clear();
+            self.decided_at.resize(board.len(), u32::MAX);
+            self.synced = 0;
+        }
         let before = self.decided;
         loop {
             self.order_candidates(board);
             let mut progress = false;
             for k in 0..self.order.len() {
                 let e = self.order[k] as usize;
-                if board.at(e) != UNKNOWN || self.probed_at[e] == board.trail().len() as u32 {
+                if board.at(e) != UNKNOWN {
+                    continue;
+                }
+                let at = self.probed_at[e];
+                if self.local {
+                    if at != u32::MAX && !self.changed_near(board, self.reach[e], at as usize) {
+                        continue;
+                    }
+                } else if at == board.trail().len() as u32 {
                     continue;
                 }
                 budget.tick()?;
@@ -86,6 +145,9 @@ impl Prober {
                     }
                 } else {
                     self.probed_at[e] = board.trail().len() as u32;
+                    if self.local {
+                        self.reach[e] = self.last_reach;
+                    }
                 }
             }
             if !progress {
@@ -179,6 +241,14 @@ impl Prober {
         for &t in &board.trail()[mark + 1..] {
             self.stamp[t as usize] = tag(board.at(t as usize));
         }
+        if self.local {
+            // The first way's box (the trail from `mark` holds `e` itself).
+            self.last_reach = grow(
+                [u32::MAX, u32::MAX, 0, 0],
+                board.stride(),
+                &board.trail()[mark..],
+            );
+        }
         board.undo_to(mark);
         if let Err(c) = try_way(engine, board, e, CROSS, mark) {
             self.deepest = self.deepest.max((board.trail().len() - mark - 1) as u64);
@@ -193,6 +263,9 @@ impl Prober {
             if self.stamp[t as usize] == tag(state) {
                 self.common.push((t, state));
             }
+        }
+        if self.common.is_empty() && self.local {
+            self.last_reach = grow(self.last_reach, board.stride(), &board.trail()[mark + 1..]);
         }
         board.undo_to(mark);
         if self.common.is_empty() {
@@ -228,6 +301,57 @@ impl Prober {
         board.set_edge(e, state, Reason::By(Deducer::Probing))?;
         engine.propagate(board, mark)?;
         Ok(true)
+    }
+}
+
+/// `reach` grown to hold the lattice points of `edges`.
+fn grow(mut reach: [u32; 4], stride: usize, edges: &[u32]) -> [u32; 4] {
+    let stride = stride as u32;
+    for &t in edges {
+        let (y, x) = (t / stride, t % stride);
+        reach = [
+            reach[0].min(y),
+            reach[1].min(x),
+            reach[2].max(y),
+            reach[3].max(x),
+        ];
+    }
+    reach
+}
+
+impl Prober {
+    /// Whether an edge decided on the main line's trail from position `from` on lies within
+    /// [`REACH_MARGIN`] of the box `reach`: a look at the trail from `from` or at the box's
+    /// lattice points, whichever is shorter.
+    fn changed_near(&mut self, board: &Board, reach: [u32; 4], from: usize) -> bool {
+        let trail = board.trail();
+        for (p, &t) in trail.iter().enumerate().skip(self.synced) {
+            self.decided_at[t as usize] = p as u32;
+        }
+        self.synced = trail.len();
+        let stride = board.stride() as u32;
+        let height = board.len() as u32 / stride;
+        let m = REACH_MARGIN;
+        let [y0, x0, y1, x1] = [
+            reach[0].saturating_sub(m),
+            reach[1].saturating_sub(m),
+            (reach[2] + m).min(height - 1),
+            (reach[3] + m).min(stride - 1),
+        ];
+        let area = ((y1 - y0 + 1) * (x1 - x0 + 1)) as usize;
+        if trail.len() - from <= area {
+            trail[from..].iter().any(|&t| {
+                let (y, x) = (t / stride, t % stride);
+                (y0..=y1).contains(&y) && (x0..=x1).contains(&x)
+            })
+        } else {
+            (y0..=y1).any(|y| {
+                let row = (y * stride) as usize;
+                self.decided_at[row + x0 as usize..=row + x1 as usize]
+                    .iter()
+                    .any(|&p| p != u32::MAX && p as usize >= from)
+            })
+        }
     }
 }
 
@@ -277,4 +401,67 @@ fn try_way<const C: bool>(
 ) -> Result<(), Contradiction> {
     board.set_edge(e, state, Reason::By(Deducer::Probing))?;
     engine.propagate(board, mark)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Tracking;
+    use crate::puzzle::parse_all;
+
+    /// A blank 50x50 grid (5,100 unknown edges: a big residue).
+    fn blank() -> Board {
+        let mut text = String::from("50 50\n");
+        for _ in 0..50 {
+            text.push_str(&". ".repeat(50));
+            text.push('\n');
+        }
+        let puzzle = parse_all("t", text.as_bytes()).unwrap().remove(0);
+        Board::new(&puzzle, 4, Tracking::default())
+    }
+
+    /// Crosses the horizontal edge above cell (r, c) on the main line.
+    fn cross(board: &mut Board, r: isize, c: isize) {
+        let e = board.index(2 * r, 2 * c + 1);
+        board.set_edge(e, CROSS, Reason::Given).unwrap();
+    }
+
+    /// `changed_near` answers alike whether it reads the trail since the probe (few edges
+    /// decided since) or the box's points (many): only an edge within the margin counts.
+    #[test]
+    fn only_an_edge_decided_near_a_probes_box_since_it_calls_for_another_probe() {
+        let mut board = blank();
+        assert!(board.unknown() >= LOCAL_FROM);
+        let mut prober = Prober::new();
+        prober.begin();
+        prober.decided_at.resize(board.len(), u32::MAX);
+        // A probe of the edge above cell (20, 20) that decided the one above (20, 21).
+        let edges = [board.index(40, 41) as u32, board.index(40, 43) as u32];
+        let reach = grow([u32::MAX, u32::MAX, 0, 0], board.stride(), &edges);
+        let at = board.trail().len();
+        assert!(!prober.changed_near(&board, reach, at));
+        // Far away: 10 cells off.
+        cross(&mut board, 30, 20);
+        assert!(!prober.changed_near(&board, reach, at));
+        // Many far edges since: the box's points are looked at, not the trail.
+        for r in [44, 46, 48] {
+            for c in 0..50 {
+                cross(&mut board, r, c);
+            }
+        }
+        assert!(board.trail().len() - at > 9 * 11);
+        assert!(!prober.changed_near(&board, reach, at));
+        // Two cells below the box (4 lattice steps): near.
+        cross(&mut board, 22, 21);
+        assert!(prober.changed_near(&board, reach, at));
+        // Three cells to the right of the box (6 lattice steps): not near, by the trail.
+        let mut board = blank();
+        let at = board.trail().len();
+        prober.begin();
+        prober.decided_at.resize(board.len(), u32::MAX);
+        cross(&mut board, 20, 24);
+        assert!(!prober.changed_near(&board, reach, at));
+        cross(&mut board, 20, 23);
+        assert!(prober.changed_near(&board, reach, at));
+    }
 }
