@@ -483,20 +483,23 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     ) -> Result<(), Contradiction> {
         let m = self.matchers;
         let stride = board.stride();
-        for (g, &local) in wakes.groups.iter().zip(&wakes.local) {
+        for (g, open) in wakes.groups.iter().zip(&wakes.open) {
             let cell = q.wrapping_add_signed(g.key);
             let code = board.at(cell);
             if code >= CLUE0 {
+                let clue = code.trailing_zeros() as usize - 4;
+                let (all, open) = (&g.by_clue[clue], &open[clue]);
                 // A clue with its four sides decided: its local colour rules add nothing.
-                if local
+                let wakes = if open.len() < all.len()
                     && [cell - 1, cell + 1, cell - stride, cell + stride]
                         .iter()
                         .all(|&e| board.at(e) != UNKNOWN)
                 {
-                    continue;
-                }
-                let clue = code.trailing_zeros() as usize - 4;
-                for w in &m.colour_wakes[range(&g.by_clue[clue])] {
+                    open
+                } else {
+                    all
+                };
+                for w in &m.colour_wakes[range(wakes)] {
                     let origin = q.wrapping_add_signed(w.delta);
                     if self.worth_trying(board, w.rule, origin) {
                         self.try_colour(board, w.rule, origin)?;

@@ -604,9 +604,11 @@ pub struct ColourWakes {
     pub groups: Vec<Group>,
     /// Wakes that need no clue.
     pub free: Range<u32>,
-    /// Per group: every rule it wakes is `key_local` (the group is passed over when the key
-    /// clue's four sides are decided).
-    pub local: Vec<bool>,
+    /// Per group and key clue: the wakes of `by_clue` whose rule is not `key_local`, in the
+    /// same order (a copy). Once the key clue's four sides are decided only these are tried:
+    /// the rules left out can add nothing there, and one such rule in a group no longer
+    /// makes the group try every other rule of every clue too.
+    pub open: Vec<[Range<u32>; 4]>,
     /// The woken point is a cell and every free wake's rule relates no cells and concludes
     /// only sides of that cell: the free wakes are passed over when its four sides are
     /// decided.
@@ -1060,13 +1062,13 @@ impl Builder {
             let mut wakes = ColourWakes::default();
             for ((key, key_at), lists) in std::mem::take(&mut self.colour_keyed[list]) {
                 let rules = &m.colour_rules;
-                wakes.local.push(
-                    lists
-                        .iter()
-                        .flatten()
-                        .all(|w| rules[w.rule as usize].key_local),
-                );
+                let open = lists.clone().map(|l| {
+                    l.into_iter()
+                        .filter(|w| !rules[w.rule as usize].key_local)
+                        .collect()
+                });
                 let by_clue = lists.map(&mut push);
+                wakes.open.push(open.map(&mut push));
                 wakes.groups.push(Group {
                     key,
                     key_at,
