@@ -181,6 +181,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// level that ran.
     pub fn start(&mut self, board: &mut Board) -> Result<u32, Contradiction> {
         debug_assert_eq!(board.stride(), self.stages.stride);
+        board.lay_out_near_clues();
         let stages = self.stages;
         let mut level = stages.stage(0).level;
         for k in 0..stages.len() {
@@ -262,6 +263,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Takes a board at a fixpoint, plus the edges decided from trail position `head` on,
     /// to the next fixpoint with every rule level on (and the deducers of [`Engine::start`]).
     pub fn propagate(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
+        board.lay_out_near_clues();
         self.matchers = &self.stages.stage(self.stages.len() - 1).all;
         if self.matchers.has_cell_lists {
             board.keep_exits();
@@ -987,12 +989,25 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     ) -> Result<(), Contradiction> {
         let m = self.matchers;
         let watch = &m.watch[q & 1][usize::from(state != LINE)];
-        for g in &watch.groups {
-            let code = board.at(q.wrapping_add_signed(g.key));
-            if code >= CLUE0 {
-                let clue = code.trailing_zeros() as usize - 4;
+        if let Some(near) = &watch.near {
+            // Only the groups whose key cell holds a clue, in the groups' order.
+            let mut bits = board.near_clues(q) & near.mask;
+            while bits != 0 {
+                let g = &watch.groups[near.group[bits.trailing_zeros() as usize] as usize];
+                bits &= bits - 1;
+                let clue = board.at(q.wrapping_add_signed(g.key)).trailing_zeros() as usize - 4;
                 for e in &m.entries[range(&g.by_clue[clue])] {
                     self.try_entry(board, e, q)?;
+                }
+            }
+        } else {
+            for g in &watch.groups {
+                let code = board.at(q.wrapping_add_signed(g.key));
+                if code >= CLUE0 {
+                    let clue = code.trailing_zeros() as usize - 4;
+                    for e in &m.entries[range(&g.by_clue[clue])] {
+                        self.try_entry(board, e, q)?;
+                    }
                 }
             }
         }

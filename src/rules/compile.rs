@@ -387,6 +387,44 @@ pub struct Watch {
     pub groups: Vec<Group>,
     /// Entries that need no clue.
     pub free: Range<u32>,
+    /// The groups by the cells near the edge ([`crate::board::near_cells`]), when every
+    /// group's key is one of them and they come in that order: the engine then visits only
+    /// the groups whose key cell holds a clue, as [`crate::board::Board::near_clues`] says.
+    pub near: Option<NearGroups>,
+}
+
+/// The groups of a [`Watch`] by the bits of [`crate::board::Board::near_clues`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NearGroups {
+    /// The bits of the cells that key a group.
+    pub mask: u64,
+    /// Per bit of `mask`: the group's index in `groups`.
+    pub group: [u8; 64],
+}
+
+impl NearGroups {
+    /// The groups of `groups` by the cells near an edge of one direction (`horizontal`),
+    /// when each is keyed at one of them and they come in their order.
+    fn new(groups: &[Group], horizontal: bool) -> Option<NearGroups> {
+        let near = crate::board::near_cells(horizontal);
+        let mut out = NearGroups {
+            mask: 0,
+            group: [0; 64],
+        };
+        let mut last = None;
+        for (k, g) in groups.iter().enumerate() {
+            let i = near
+                .iter()
+                .position(|&(dy, dx)| (dy, dx) == (g.key_at.y, g.key_at.x))?;
+            if last.is_some_and(|l| i <= l) {
+                return None;
+            }
+            last = Some(i);
+            out.mask |= 1 << i;
+            out.group[i] = k as u8;
+        }
+        Some(out)
+    }
 }
 
 /// A variant compiled to (mask, value) tests on the 24-bit words of one clue cell (the
@@ -1134,6 +1172,8 @@ impl Builder {
                     });
                 }
                 watch.free = Builder::push_all(m, std::mem::take(&mut self.free[dir][state]));
+                // Direction 1 is the horizontal edges' (odd lattice column).
+                watch.near = NearGroups::new(&watch.groups, dir == 1);
                 m.watch[dir][state] = watch;
             }
         }
