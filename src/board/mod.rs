@@ -1255,17 +1255,25 @@ impl Board {
         }
         let mut all = std::mem::take(&mut self.near);
         all.resize(self.codes.len() / 2 + 1, 0);
+        // Each displacement of both directions as an index difference (from the cell to the
+        // edge), with its bit: an edge's direction picks which of the two a cell reaches.
         let stride = self.stride as isize;
-        for horizontal in [true, false] {
-            let near = near_cells(horizontal);
-            for cell in self.grid_cells() {
+        let mut offsets = [(0isize, 0u64); 2 * NEAR];
+        for (k, horizontal) in [true, false].into_iter().enumerate() {
+            for (i, &(dy, dx)) in near_cells(horizontal).iter().enumerate() {
+                offsets[k * NEAR + i] = (-(dy as isize * stride + dx as isize), 1 << i);
+            }
+        }
+        for r in 0..self.rows as isize {
+            let first = self.index(2 * r + 1, 1);
+            for cell in (first..first + 2 * self.cols).step_by(2) {
                 if self.codes[cell] < CLUE0 {
                     continue;
                 }
-                for (i, &(dy, dx)) in near.iter().enumerate() {
-                    let e = cell.wrapping_add_signed(-(dy as isize * stride + dx as isize));
+                for &(d, bit) in &offsets {
+                    let e = cell.wrapping_add_signed(d);
                     if e < self.codes.len() {
-                        all[e >> 1] |= 1 << i;
+                        all[e >> 1] |= bit;
                     }
                 }
             }
