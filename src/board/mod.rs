@@ -1281,6 +1281,12 @@ impl Board {
         self.near = all;
     }
 
+    /// Whether [`Board::lay_out_near_clues`] ran since the last reset.
+    #[inline(always)]
+    pub fn near_laid_out(&self) -> bool {
+        !self.near.is_empty()
+    }
+
     /// Which cells near edge `e` (an edge's lattice index, on or off the grid) hold a clue:
     /// bit `i` for displacement `i` of [`near_cells`] (of `e`'s direction). Laid out by
     /// [`Board::lay_out_near_clues`] first.
