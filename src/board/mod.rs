@@ -393,8 +393,8 @@ struct Counts {
 /// word of its 4 edges) and one `u32` per two points (`words`, at lattice index / 2, where
 /// dots and cells never collide: a cell's 12 slots, a dot's chain mate), so about 12 bytes
 /// per cell, plus the trail (4 bytes per decided edge) and, when tracked, the reasons (8);
-/// once an engine has run on it, 8 bytes per two points for the clues near each edge
-/// (`near`).
+/// once the rules leave its puzzle stuck, 8 bytes per two points for the clues near each
+/// edge (`near`).
 /// Line and cross counts are read off the words through a 256-entry table.
 #[derive(Clone)]
 pub struct Board {
