@@ -13,7 +13,9 @@ use crate::board::{
     Board, CLUE0, CODE_SHIFT, CROSS, Contradiction, LINE, OFF, Outcome, Reason, SLOTS, UNKNOWN, Why,
 };
 use crate::deduce::{self, Call, Deducer, DeducerSet, PerDeducer, Phase};
-use crate::rules::compile::{CellTest, ColourRule, ColourWakes, Entry, Matchers, RuleBook, Stages};
+use crate::rules::compile::{
+    CellTest, ColourRule, ColourWakes, Entry, Group, Matchers, RuleBook, Stages,
+};
 use std::hint::select_unpredictable;
 
 /// Counts of what each variant and deducer did, kept when statistics are asked for.
@@ -72,6 +74,14 @@ pub struct Workspace {
     /// The colour pass's cache of cell classes, by cell key: the store's version it was
     /// read at, and the class (root * 2 + parity).
     classes: Vec<(u64, u32)>,
+    /// Per lattice point: the colour wake groups that have a clue at their key with wakes
+    /// for it (bit `i`: group `i`), of the cell list and of the edge list of the point's
+    /// direction. Clues never change, so it is laid out once per colour store and matchers
+    /// (`clue_groups_for`: the store's version range and the matchers' address) and spares
+    /// the colour pass a look at every group's key cell at every wake.
+    clue_groups: Vec<[u64; 2]>,
+    /// What `clue_groups` was laid out for.
+    clue_groups_for: (u64, usize),
 }
 
 /// Runs a rule book's matchers over boards; `COUNT` says whether it keeps a [`Tally`]
@@ -207,6 +217,13 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             self.matchers = &stage.all;
             self.propagate_here(board, decided)?;
         }
+        // A puzzle the rules leave stuck wakes its edges again and again (the global deducers,
+        // probing): the general matchers now read which groups have a clue off the board.
+        // (Laid out for every board, it cost the Slink corpus, whose puzzles the rules finish
+        // and whose every cell holds a clue, 1.85x its time.)
+        if board.unknown() > 0 {
+            board.lay_out_near_clues();
+        }
         // The deducers that come on only when the rules are stuck (colouring) come on now.
         for k in 0..self.at_fixpoint.len() {
             if board.unknown() == 0 {
@@ -257,6 +274,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Takes a board at a fixpoint, plus the edges decided from trail position `head` on,
     /// to the next fixpoint with every rule level on (and the deducers of [`Engine::start`]).
     pub fn propagate(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
+        board.lay_out_near_clues();
         self.matchers = &self.stages.stage(self.stages.len() - 1).all;
         if self.matchers.has_cell_lists {
             board.keep_exits();
@@ -429,6 +447,13 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         if self.work.classes.len() < keys {
             self.work.classes.resize(keys, (0, 0));
         }
+        if let Some(colouring) = board.colouring() {
+            let key = (colouring.version() >> 32, std::ptr::from_ref(m) as usize);
+            if self.work.clue_groups_for != key {
+                lay_out_clue_groups(&mut self.work.clue_groups, board, m);
+                self.work.clue_groups_for = key;
+            }
+        }
         loop {
             let Some(colouring) = board.colouring_mut() else {
                 *coloured = board.trail().len();
@@ -457,14 +482,16 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             let mut result = Ok(());
             for i in *coloured..len {
                 let q = board.trail()[i] as usize;
-                result = self.wake_colour(board, &m.colour_by_edge[q & 1], q);
+                let clued = self.work.clue_groups.get(q).map_or(0, |c| c[1]);
+                result = self.wake_colour(board, &m.colour_by_edge[q & 1], q, clued);
                 if result.is_err() {
                     break;
                 }
             }
             if result.is_ok() {
                 for &c in &cells {
-                    result = self.wake_colour(board, &m.colour_by_cell, c as usize);
+                    let clued = self.work.clue_groups.get(c as usize).map_or(0, |c| c[0]);
+                    result = self.wake_colour(board, &m.colour_by_cell, c as usize, clued);
                     if result.is_err() {
                         break;
                     }
@@ -479,33 +506,29 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         }
     }
 
-    /// Tries the colour rules of `wakes` at the point `q` (a cell or an edge).
+    /// Tries the colour rules of `wakes` at the point `q` (a cell or an edge); `clued`: the
+    /// groups with a clue at their key that has wakes (from `Workspace::clue_groups`, for
+    /// lists of at most 64 groups).
     fn wake_colour(
         &mut self,
         board: &mut Board,
         wakes: &ColourWakes,
         q: usize,
+        clued: u64,
     ) -> Result<(), Contradiction> {
         let m = self.matchers;
         let stride = board.stride();
-        for (g, &local) in wakes.groups.iter().zip(&wakes.local) {
-            let cell = q.wrapping_add_signed(g.key);
-            let code = board.at(cell);
-            if code >= CLUE0 {
-                // A clue with its four sides decided: its local colour rules add nothing.
-                if local
-                    && [cell - 1, cell + 1, cell - stride, cell + stride]
-                        .iter()
-                        .all(|&e| board.at(e) != UNKNOWN)
-                {
-                    continue;
-                }
-                let clue = code.trailing_zeros() as usize - 4;
-                for w in &m.colour_wakes[range(&g.by_clue[clue])] {
-                    let origin = q.wrapping_add_signed(w.delta);
-                    if self.worth_trying(board, w.rule, origin) {
-                        self.try_colour(board, w.rule, origin)?;
-                    }
+        if wakes.groups.len() <= 64 {
+            let mut bits = clued;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.wake_group(board, &wakes.groups[i], &wakes.open[i], q)?;
+            }
+        } else {
+            for (g, open) in wakes.groups.iter().zip(&wakes.open) {
+                if board.at(q.wrapping_add_signed(g.key)) >= CLUE0 {
+                    self.wake_group(board, g, open, q)?;
                 }
             }
         }
@@ -519,6 +542,39 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             return Ok(());
         }
         for w in &m.colour_wakes[range(&wakes.free)] {
+            let origin = q.wrapping_add_signed(w.delta);
+            if self.worth_trying(board, w.rule, origin) {
+                self.try_colour(board, w.rule, origin)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Tries the colour rules of one wake group at the point `q`, whose key cell holds a clue.
+    #[inline(always)]
+    fn wake_group(
+        &mut self,
+        board: &mut Board,
+        g: &Group,
+        open: &[std::ops::Range<u32>; 4],
+        q: usize,
+    ) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        let stride = board.stride();
+        let cell = q.wrapping_add_signed(g.key);
+        let clue = board.at(cell).trailing_zeros() as usize - 4;
+        let (all, open) = (&g.by_clue[clue], &open[clue]);
+        // A clue with its four sides decided: its local colour rules add nothing.
+        let wakes = if open.len() < all.len()
+            && [cell - 1, cell + 1, cell - stride, cell + stride]
+                .iter()
+                .all(|&e| board.at(e) != UNKNOWN)
+        {
+            open
+        } else {
+            all
+        };
+        for w in &m.colour_wakes[range(wakes)] {
             let origin = q.wrapping_add_signed(w.delta);
             if self.worth_trying(board, w.rule, origin) {
                 self.try_colour(board, w.rule, origin)?;
@@ -944,12 +1000,27 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     ) -> Result<(), Contradiction> {
         let m = self.matchers;
         let watch = &m.watch[q & 1][usize::from(state != LINE)];
-        for g in &watch.groups {
-            let code = board.at(q.wrapping_add_signed(g.key));
-            if code >= CLUE0 {
-                let clue = code.trailing_zeros() as usize - 4;
+        if let Some(near) = &watch.near
+            && board.near_laid_out()
+        {
+            // Only the groups whose key cell holds a clue, in the groups' order.
+            let mut bits = board.near_clues(q) & near.mask;
+            while bits != 0 {
+                let g = &watch.groups[near.group[bits.trailing_zeros() as usize] as usize];
+                bits &= bits - 1;
+                let clue = board.at(q.wrapping_add_signed(g.key)).trailing_zeros() as usize - 4;
                 for e in &m.entries[range(&g.by_clue[clue])] {
                     self.try_entry(board, e, q)?;
+                }
+            }
+        } else {
+            for g in &watch.groups {
+                let code = board.at(q.wrapping_add_signed(g.key));
+                if code >= CLUE0 {
+                    let clue = code.trailing_zeros() as usize - 4;
+                    for e in &m.entries[range(&g.by_clue[clue])] {
+                        self.try_entry(board, e, q)?;
+                    }
                 }
             }
         }
@@ -1001,6 +1072,35 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
 /// The deducers of `set` that run in `phase`, in [`Deducer::ALL`] order.
 fn deducers_of(set: DeducerSet, phase: Phase) -> Vec<Deducer> {
     set.iter().filter(|d| d.phase() == phase).collect()
+}
+
+/// Lays out [`Workspace::clue_groups`] for `board` and the colour wakes of `m`: from each
+/// clue cell, the points that see it at a group's key.
+fn lay_out_clue_groups(clue_groups: &mut Vec<[u64; 2]>, board: &Board, m: &Matchers) {
+    clue_groups.clear();
+    clue_groups.resize(board.len(), [0; 2]);
+    let lists = [
+        (0, &m.colour_by_cell),
+        (1, &m.colour_by_edge[0]),
+        (1, &m.colour_by_edge[1]),
+    ];
+    for cell in board.grid_cells() {
+        let code = board.at(cell);
+        if code < CLUE0 {
+            continue;
+        }
+        let clue = code.trailing_zeros() as usize - 4;
+        for (list, (slot, wakes)) in lists.iter().enumerate() {
+            for (i, g) in wakes.groups.iter().enumerate().take(64) {
+                let q = cell.wrapping_add_signed(-g.key);
+                // An edge point takes the list of its direction (`q & 1`, as the pass does).
+                let fits = list == 0 || q & 1 == list - 1;
+                if fits && q < board.len() && !g.by_clue[clue].is_empty() {
+                    clue_groups[q][*slot] |= 1 << i;
+                }
+            }
+        }
+    }
 }
 
 /// [`Colouring::relation`] through a cache of cell classes (keyed by cell, good while the

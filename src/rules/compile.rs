@@ -387,6 +387,44 @@ pub struct Watch {
     pub groups: Vec<Group>,
     /// Entries that need no clue.
     pub free: Range<u32>,
+    /// The groups by the cells near the edge ([`crate::board::near_cells`]), when every
+    /// group's key is one of them and they come in that order: the engine then visits only
+    /// the groups whose key cell holds a clue, as [`crate::board::Board::near_clues`] says.
+    pub near: Option<NearGroups>,
+}
+
+/// The groups of a [`Watch`] by the bits of [`crate::board::Board::near_clues`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NearGroups {
+    /// The bits of the cells that key a group.
+    pub mask: u64,
+    /// Per bit of `mask`: the group's index in `groups`.
+    pub group: [u8; 64],
+}
+
+impl NearGroups {
+    /// The groups of `groups` by the cells near an edge of one direction (`horizontal`),
+    /// when each is keyed at one of them and they come in their order.
+    fn new(groups: &[Group], horizontal: bool) -> Option<NearGroups> {
+        let near = crate::board::near_cells(horizontal);
+        let mut out = NearGroups {
+            mask: 0,
+            group: [0; 64],
+        };
+        let mut last = None;
+        for (k, g) in groups.iter().enumerate() {
+            let i = near
+                .iter()
+                .position(|&(dy, dx)| (dy, dx) == (g.key_at.y, g.key_at.x))?;
+            if last.is_some_and(|l| i <= l) {
+                return None;
+            }
+            last = Some(i);
+            out.mask |= 1 << i;
+            out.group[i] = k as u8;
+        }
+        Some(out)
+    }
 }
 
 /// A variant compiled to (mask, value) tests on the 24-bit words of one clue cell (the
@@ -604,9 +642,11 @@ pub struct ColourWakes {
     pub groups: Vec<Group>,
     /// Wakes that need no clue.
     pub free: Range<u32>,
-    /// Per group: every rule it wakes is `key_local` (the group is passed over when the key
-    /// clue's four sides are decided).
-    pub local: Vec<bool>,
+    /// Per group and key clue: the wakes of `by_clue` whose rule is not `key_local`, in the
+    /// same order (a copy). Once the key clue's four sides are decided only these are tried:
+    /// the rules left out can add nothing there, and one such rule in a group no longer
+    /// makes the group try every other rule of every clue too.
+    pub open: Vec<[Range<u32>; 4]>,
     /// The woken point is a cell and every free wake's rule relates no cells and concludes
     /// only sides of that cell: the free wakes are passed over when its four sides are
     /// decided.
@@ -1060,13 +1100,13 @@ impl Builder {
             let mut wakes = ColourWakes::default();
             for ((key, key_at), lists) in std::mem::take(&mut self.colour_keyed[list]) {
                 let rules = &m.colour_rules;
-                wakes.local.push(
-                    lists
-                        .iter()
-                        .flatten()
-                        .all(|w| rules[w.rule as usize].key_local),
-                );
+                let open = lists.clone().map(|l| {
+                    l.into_iter()
+                        .filter(|w| !rules[w.rule as usize].key_local)
+                        .collect()
+                });
                 let by_clue = lists.map(&mut push);
+                wakes.open.push(open.map(&mut push));
                 wakes.groups.push(Group {
                     key,
                     key_at,
@@ -1132,6 +1172,8 @@ impl Builder {
                     });
                 }
                 watch.free = Builder::push_all(m, std::mem::take(&mut self.free[dir][state]));
+                // Direction 1 is the horizontal edges' (odd lattice column).
+                watch.near = NearGroups::new(&watch.groups, dir == 1);
                 m.watch[dir][state] = watch;
             }
         }
