@@ -226,7 +226,7 @@ fn an_unsound_rule_set_is_refused_at_load_with_its_counterexample() {
     assert_eq!(
         last,
         format!(
-            "slink: refusing the rules of {0}: 1 of its 91 rules is not proven sound (`slink \
+            "slink: refusing the rules of {0}: 1 of its 92 rules is not proven sound (`slink \
              rules check {0}` shows every proof; --trust-rules uses the rules anyway)",
             dir.path()
         )

@@ -615,7 +615,7 @@ impl Formatter {
                 Some(a) if !a.complete => format!(
                     "several solutions (at least {}): the answer printed is the first one \
                      found; at least {} of {} edges are undetermined (differ between \
-                     answers; the time to work out the rest ran out)",
+                     answers; the rest was not worked out in the time it may take)",
                     a.solutions,
                     a.undetermined.len(),
                     board.edge_count()
