@@ -703,18 +703,24 @@ impl Board {
 
     /// Every grid edge's lattice index, row by row of the doubled grid.
     pub fn grid_edges(&self) -> impl Iterator<Item = usize> + '_ {
+        // Row by row: a row of horizontal edges holds `cols` of them, one of vertical edges
+        // `cols + 1`, two lattice points apart.
         (0..=2 * self.rows as isize).flat_map(move |y| {
-            let first = if y % 2 == 0 { 1 } else { 0 };
-            (first..=2 * self.cols as isize)
-                .step_by(2)
-                .map(move |x| self.index(y, x))
+            let (first, count) = if y % 2 == 0 {
+                (1, self.cols)
+            } else {
+                (0, self.cols + 1)
+            };
+            let start = self.index(y, first);
+            (0..count).map(move |k| start + 2 * k)
         })
     }
 
     /// Every grid cell's lattice index, row by row.
     pub fn grid_cells(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.rows as isize).flat_map(move |r| {
-            (0..self.cols as isize).map(move |c| self.index(2 * r + 1, 2 * c + 1))
+            let start = self.index(2 * r + 1, 1);
+            (0..self.cols).map(move |c| start + 2 * c)
         })
     }
 
