@@ -448,16 +448,23 @@ mod tests {
         assert!(c.to_string().contains("cell (0, 0) among them"), "{c}");
     }
 
-    #[test]
-    fn a_system_past_the_bound_is_not_solved() {
-        // As below: the 1's equation decides the middle edge, but not when the system (one
-        // equation, one column) is over the bound; the cross still puts the 1 outside, so
-        // its other two sides on the grid's edge are crosses.
+    /// "1 ." on a 1x2 grid with the 1's top crossed: the 1 says its right neighbour is
+    /// inside, the cross that the 1 itself is outside, so the edge between them is a line.
+    fn one_beside_a_blank() -> Board {
         let puzzle = parse_all("t", b"1 2\n1 .\n0 0\n").unwrap().remove(0);
         let mut board = Board::new(&puzzle, 4, Tracking::default());
         board
             .set_edge(board.index(0, 1), CROSS, Reason::Given)
             .unwrap();
+        board
+    }
+
+    #[test]
+    fn a_system_past_the_bound_is_not_solved() {
+        // The 1's equation decides the middle edge, but not when the system (one
+        // equation, one column) is over the bound; the cross still puts the 1 outside, so
+        // its other two sides on the grid's edge are crosses.
+        let mut board = one_beside_a_blank();
         let mut small = board.clone();
         assert_eq!(deduce_within(&mut small, 0).unwrap(), 2);
         assert_eq!(small.at(board.index(1, 2)), UNKNOWN);
@@ -466,13 +473,7 @@ mod tests {
 
     #[test]
     fn a_region_names_its_clue_cells_and_boundary() {
-        // "1 ." on a 1x2 grid with the 1's top crossed: the 1 says its right neighbour is
-        // inside, the cross that the 1 itself is outside, so the edge between them is a line.
-        let puzzle = parse_all("t", b"1 2\n1 .\n0 0\n").unwrap().remove(0);
-        let mut board = Board::new(&puzzle, 4, Tracking::default());
-        board
-            .set_edge(board.index(0, 1), CROSS, Reason::Given)
-            .unwrap();
+        let mut board = one_beside_a_blank();
         let e = board.index(1, 2);
         let region = region_of(&board, e).expect("the 1's parity decides the middle edge");
         assert_eq!(region.cells, [(0, 0)]);
