@@ -302,24 +302,7 @@ impl Prober {
         engine.propagate(board, mark)?;
         Ok(true)
     }
-}
 
-/// `reach` grown to hold the lattice points of `edges`.
-fn grow(mut reach: [u32; 4], stride: usize, edges: &[u32]) -> [u32; 4] {
-    let stride = stride as u32;
-    for &t in edges {
-        let (y, x) = (t / stride, t % stride);
-        reach = [
-            reach[0].min(y),
-            reach[1].min(x),
-            reach[2].max(y),
-            reach[3].max(x),
-        ];
-    }
-    reach
-}
-
-impl Prober {
     /// Whether an edge decided on the main line's trail from position `from` on lies within
     /// [`REACH_MARGIN`] of the box `reach`: a look at the trail from `from` or at the box's
     /// lattice points, whichever is shorter.
@@ -353,6 +336,21 @@ impl Prober {
             })
         }
     }
+}
+
+/// `reach` grown to hold the lattice points of `edges`.
+fn grow(mut reach: [u32; 4], stride: usize, edges: &[u32]) -> [u32; 4] {
+    let stride = stride as u32;
+    for &t in edges {
+        let (y, x) = (t / stride, t % stride);
+        reach = [
+            reach[0].min(y),
+            reach[1].min(x),
+            reach[2].max(y),
+            reach[3].max(x),
+        ];
+    }
+    reach
 }
 
 /// Keeps, for explanations, that trying `e` as `tried` led to `contradiction` through `chain`.
