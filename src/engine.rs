@@ -14,7 +14,7 @@ use crate::board::{
 };
 use crate::deduce::{self, Call, Deducer, DeducerSet, PerDeducer, Phase};
 use crate::rules::compile::{
-    CellTest, ColourRule, ColourWakes, Entry, Group, Matchers, RuleBook, Stages,
+    CellTest, ColourRule, ColourWakes, Group, Matchers, PREMISE_CHECKS, RuleBook, Stages,
 };
 use std::hint::select_unpredictable;
 
@@ -358,9 +358,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 if !tests.is_empty() {
                     self.run_cell_tests(board, cell, tests)?;
                 }
-                for e in &m.entries[range(&m.statics[clue])] {
-                    self.try_entry(board, e, cell)?;
-                }
+                self.try_entries(board, &m.statics[clue], cell)?;
             }
         }
         self.work.todo = todo;
@@ -1009,38 +1007,109 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 let g = &watch.groups[near.group[bits.trailing_zeros() as usize] as usize];
                 bits &= bits - 1;
                 let clue = board.at(q.wrapping_add_signed(g.key)).trailing_zeros() as usize - 4;
-                for e in &m.entries[range(&g.by_clue[clue])] {
-                    self.try_entry(board, e, q)?;
-                }
+                self.try_entries(board, &g.by_clue[clue], q)?;
             }
         } else {
             for g in &watch.groups {
                 let code = board.at(q.wrapping_add_signed(g.key));
                 if code >= CLUE0 {
                     let clue = code.trailing_zeros() as usize - 4;
-                    for e in &m.entries[range(&g.by_clue[clue])] {
-                        self.try_entry(board, e, q)?;
-                    }
+                    self.try_entries(board, &g.by_clue[clue], q)?;
                 }
             }
         }
-        for e in &m.entries[range(&watch.free)] {
-            self.try_entry(board, e, q)?;
+        self.try_entries(board, &watch.free, q)
+    }
+
+    /// Tries the entries `entries` (a range of `Matchers::entries`) at the woken point `q`, in
+    /// order, each on the board as the ones before it left it. Their first premise checks
+    /// ([`Premise`](crate::rules::compile::Premise)) are tested for up to 64 entries at a
+    /// time without a branch (whether a premise holds is a coin toss, and most fail at their
+    /// first check), and again for the entries after one that decided an edge.
+    #[inline(always)]
+    fn try_entries(
+        &mut self,
+        board: &mut Board,
+        entries: &std::ops::Range<u32>,
+        q: usize,
+    ) -> Result<(), Contradiction> {
+        // Many runs are empty (a clue without entries of its own): asked before the call.
+        if entries.start == entries.end {
+            return Ok(());
+        }
+        self.try_run(board, entries, q)
+    }
+
+    /// [`Engine::try_entries`] for a run that is not empty.
+    #[inline(never)]
+    fn try_run(
+        &mut self,
+        board: &mut Board,
+        entries: &std::ops::Range<u32>,
+        q: usize,
+    ) -> Result<(), Contradiction> {
+        let m = self.matchers;
+        debug_assert!(board.at(q) != 0, "premise padding tests the woken point");
+        let (mut start, end) = (entries.start as usize, entries.end as usize);
+        while start < end {
+            let stop = end.min(start + 64);
+            let mut hits = 0u64;
+            for (i, p) in m.premises[start..stop].iter().enumerate() {
+                let mut holds = true;
+                for k in 0..PREMISE_CHECKS {
+                    holds &=
+                        board.at(q.wrapping_add_signed(p.offsets[k] as isize)) & p.masks[k] != 0;
+                }
+                hits |= u64::from(holds) << i;
+            }
+            // Up to the entry that changed the board, after which the rest are tested again.
+            let mut tried = stop;
+            while hits != 0 {
+                let i = start + hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                match self.finish_entry(board, i, q) {
+                    Ok(0) => {}
+                    Ok(_) => {
+                        tried = i + 1;
+                        break;
+                    }
+                    Err(e) => {
+                        self.count_tried(start..i + 1);
+                        return Err(e);
+                    }
+                }
+            }
+            self.count_tried(start..tried);
+            start = tried;
         }
         Ok(())
     }
 
-    /// Tests one entry's premise at its spot and applies its conclusion when it holds.
+    /// Counts the entries `entries` as tried (when counting).
     #[inline(always)]
-    fn try_entry(&mut self, board: &mut Board, e: &Entry, q: usize) -> Result<(), Contradiction> {
-        let m = self.matchers;
-        let anchor = q.wrapping_add_signed(e.delta);
+    fn count_tried(&mut self, entries: std::ops::Range<usize>) {
         if COUNT && let Some(t) = self.tally.as_deref_mut() {
-            t.tried[e.variant as usize] += 1;
+            for e in &self.matchers.entries[entries] {
+                t.tried[e.variant as usize] += 1;
+            }
         }
-        for c in &m.checks[range(&e.checks)] {
+    }
+
+    /// Tests the rest of entry `i`'s premise at the woken point `q` (its first checks held)
+    /// and applies its conclusion when it holds; returns the edges it decided.
+    #[inline(always)]
+    fn finish_entry(
+        &mut self,
+        board: &mut Board,
+        i: usize,
+        q: usize,
+    ) -> Result<u64, Contradiction> {
+        let m = self.matchers;
+        let e = &m.entries[i];
+        let anchor = q.wrapping_add_signed(e.delta);
+        for c in &m.checks[m.premises[i].rest as usize..e.checks.end as usize] {
             if board.at(anchor.wrapping_add_signed(c.offset)) & c.mask == 0 {
-                return Ok(());
+                return Ok(0);
             }
         }
         let reason = Reason::Rule {
@@ -1053,7 +1122,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 u64::from(board.set_edge(anchor.wrapping_add_signed(c.offset), c.state, reason)?);
         }
         self.count_fired(e.variant, decided);
-        Ok(())
+        Ok(decided)
     }
 
     /// Counts a match of `variant` that decided `decided` edges (when counting, and only if it decided any).

@@ -369,6 +369,26 @@ pub struct Entry {
     pub concludes: Range<u32>,
 }
 
+/// How many of an entry's premise checks its [`Premise`] holds.
+pub const PREMISE_CHECKS: usize = 3;
+
+/// An entry's first [`PREMISE_CHECKS`] premise checks, read from the woken point (the
+/// changed edge, or the clue cell of a static entry) so that the engine tests a run of
+/// entries without a branch per check: `Matchers::premises` holds one per entry, in the
+/// order of `Matchers::entries`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Premise {
+    /// Index differences from the woken point (the entry's `delta` plus the check's offset).
+    /// An entry with fewer checks is padded with tests of the woken point itself (offset 0,
+    /// mask `0xFF`), which hold: a decided edge's or a clue cell's code is never 0.
+    pub offsets: [i32; PREMISE_CHECKS],
+    /// The checks' masks of allowed states or clue codes.
+    pub masks: [u8; PREMISE_CHECKS],
+    /// Where the entry's checks after these start in `Matchers::checks` (its end when it has
+    /// no more).
+    pub rest: u32,
+}
+
 /// Watchers of one (edge direction, new state) whose key clue cell sits at one offset from the edge.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
@@ -541,6 +561,8 @@ pub struct Matchers {
     pub concludes: Vec<Conclude>,
     /// All entries, grouped as the watch index says.
     pub entries: Vec<Entry>,
+    /// Per entry: its first premise checks, laid out for a branch-free test.
+    pub premises: Vec<Premise>,
     /// `watch[d][s]`: d = 1 for horizontal edges (odd index), 0 for vertical; s = 0 for a new line, 1 for a new cross.
     pub watch: [[Watch; 2]; 2],
     /// Variants whose premise reads no edge, by the clue of their key cell: tried once per cell at the start.
@@ -808,6 +830,7 @@ impl Builder {
             checks: Vec::new(),
             concludes: Vec::new(),
             entries: Vec::new(),
+            premises: Vec::new(),
             watch: Default::default(),
             statics: Default::default(),
             cell_offsets: CELL_SLOTS.map(flat),
@@ -1152,6 +1175,7 @@ impl Builder {
             self.m.edge_cells[dir][filled[dir]] = (-flat(p), k);
             filled[dir] += 1;
         }
+        self.m.lay_out_premises();
         self.m
     }
 
@@ -1257,7 +1281,27 @@ impl Matchers {
             m.edge_cells[dir][filled[dir]] = (-flat(p), k);
             filled[dir] += 1;
         }
+        m.lay_out_premises();
         m
+    }
+
+    /// Lays out [`Matchers::premises`] from the entries and their checks (for this stride).
+    fn lay_out_premises(&mut self) {
+        let premises = self.entries.iter().map(|e| {
+            let checks = &self.checks[e.checks.start as usize..e.checks.end as usize];
+            let mut p = Premise {
+                offsets: [0; PREMISE_CHECKS],
+                masks: [0xFF; PREMISE_CHECKS],
+                rest: e.checks.start + checks.len().min(PREMISE_CHECKS) as u32,
+            };
+            for (k, c) in checks.iter().take(PREMISE_CHECKS).enumerate() {
+                p.offsets[k] =
+                    i32::try_from(e.delta + c.offset).expect("a premise offset fits 32 bits");
+                p.masks[k] = c.mask;
+            }
+            p
+        });
+        self.premises = premises.collect();
     }
 
     /// Folds every dot-local variant into the dot table.
