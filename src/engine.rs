@@ -217,13 +217,6 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             self.matchers = &stage.all;
             self.propagate_here(board, decided)?;
         }
-        // A puzzle the rules leave stuck wakes its edges again and again (the global deducers,
-        // probing): the general matchers now read which groups have a clue off the board.
-        // (Laid out for every board, it cost the Slink corpus, whose puzzles the rules finish
-        // and whose every cell holds a clue, 1.85x its time.)
-        if board.unknown() > 0 {
-            board.lay_out_near_clues();
-        }
         // The deducers that come on only when the rules are stuck (colouring) come on now.
         for k in 0..self.at_fixpoint.len() {
             if board.unknown() == 0 {
@@ -274,7 +267,6 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Takes a board at a fixpoint, plus the edges decided from trail position `head` on,
     /// to the next fixpoint with every rule level on (and the deducers of [`Engine::start`]).
     pub fn propagate(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
-        board.lay_out_near_clues();
         self.matchers = &self.stages.stage(self.stages.len() - 1).all;
         if self.matchers.has_cell_lists {
             board.keep_exits();
@@ -998,13 +990,16 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     ) -> Result<(), Contradiction> {
         let m = self.matchers;
         let watch = &m.watch[q & 1][usize::from(state != LINE)];
-        if let Some(near) = &watch.near
-            && board.near_laid_out()
-        {
-            // Only the groups whose key cell holds a clue, in the groups' order.
-            let mut bits = board.near_clues(q) & near.mask;
+        if watch.groups.len() <= 64 {
+            // Which groups have entries for the clue at their key, read without a branch per
+            // group (whether a cell holds a clue is a coin toss), then those groups in order.
+            let mut bits = 0u64;
+            for (i, g) in watch.groups.iter().enumerate() {
+                let code = board.at(q.wrapping_add_signed(g.key));
+                bits |= u64::from(g.clues & (code >> 4) != 0) << i;
+            }
             while bits != 0 {
-                let g = &watch.groups[near.group[bits.trailing_zeros() as usize] as usize];
+                let g = &watch.groups[bits.trailing_zeros() as usize];
                 bits &= bits - 1;
                 let clue = board.at(q.wrapping_add_signed(g.key)).trailing_zeros() as usize - 4;
                 self.try_entries(board, &g.by_clue[clue], q)?;

@@ -34,26 +34,6 @@ pub const OFF: u8 = 8;
 /// Cell code of clue `n` is `CLUE0 << n`; blank and off-grid cells are 0.
 pub const CLUE0: u8 = 16;
 
-/// How many cells near an edge [`Board::near_clues`] tells of.
-pub const NEAR: usize = 42;
-
-/// The lattice displacements (dy, dx) from an edge to the cells near it whose clues
-/// [`Board::near_clues`] tells of (bit `i`: displacement `i`), in (dy, dx) order: up to 5
-/// lattice steps across the edge and 6 along it, so every cell of a 3x3 window around it.
-pub fn near_cells(horizontal: bool) -> [(i32, i32); NEAR] {
-    let mut out = [(0, 0); NEAR];
-    let mut k = 0;
-    for dy in -6..=6i32 {
-        for dx in -6..=6i32 {
-            let (across, along) = if horizontal { (dy, dx) } else { (dx, dy) };
-            if across % 2 != 0 && across.abs() <= 5 && along % 2 == 0 {
-                out[k] = (dy, dx);
-                k += 1;
-            }
-        }
-    }
-    out
-}
 /// The bits of a cell's state word ([`Board::cell_state`]) that hold its 12 slots.
 pub const SLOTS: u32 = 0xFF_FFFF;
 /// Where a cell's state word keeps its code (the top byte), so that one read gives both.
@@ -443,10 +423,6 @@ pub struct Board {
     /// The codes a dot row and a cell row start with (off-grid edges), for the stride of
     /// the last reset: reused while the stride stays.
     row_patterns: Vec<u8>,
-    /// Per edge, at lattice index / 2 (where an edge never meets another edge): which cells
-    /// of [`near_cells`] hold a clue (see [`Board::near_clues`]); empty until
-    /// [`Board::lay_out_near_clues`] after each reset (clues never change in between).
-    near: Vec<u64>,
 }
 
 impl Board {
@@ -472,7 +448,6 @@ impl Board {
             notes: Vec::new(),
             sides: Vec::new(),
             row_patterns: Vec::new(),
-            near: Vec::new(),
         };
         board.reset(puzzle, margin, tracking);
         board
@@ -561,7 +536,6 @@ impl Board {
         self.notes.clear();
         self.sides.clear();
         self.colouring = None;
-        self.near.clear();
         self.exits = false;
         // Only the border ring sees off-grid edges: its dots hold them as crosses in their
         // words (N, E, S, W: bits 0, 2, 4, 6; `10` a cross).
@@ -1251,54 +1225,6 @@ impl Board {
             }
         }
         (ends, loops)
-    }
-
-    /// Lays out which cells near each edge hold a clue ([`Board::near_clues`]), unless done
-    /// since the last reset.
-    pub fn lay_out_near_clues(&mut self) {
-        if !self.near.is_empty() {
-            return;
-        }
-        let mut all = std::mem::take(&mut self.near);
-        all.resize(self.codes.len() / 2 + 1, 0);
-        // Each displacement of both directions as an index difference (from the cell to the
-        // edge), with its bit: an edge's direction picks which of the two a cell reaches.
-        let stride = self.stride as isize;
-        let mut offsets = [(0isize, 0u64); 2 * NEAR];
-        for (k, horizontal) in [true, false].into_iter().enumerate() {
-            for (i, &(dy, dx)) in near_cells(horizontal).iter().enumerate() {
-                offsets[k * NEAR + i] = (-(dy as isize * stride + dx as isize), 1 << i);
-            }
-        }
-        for r in 0..self.rows as isize {
-            let first = self.index(2 * r + 1, 1);
-            for cell in (first..first + 2 * self.cols).step_by(2) {
-                if self.codes[cell] < CLUE0 {
-                    continue;
-                }
-                for &(d, bit) in &offsets {
-                    let e = cell.wrapping_add_signed(d);
-                    if e < self.codes.len() {
-                        all[e >> 1] |= bit;
-                    }
-                }
-            }
-        }
-        self.near = all;
-    }
-
-    /// Whether [`Board::lay_out_near_clues`] ran since the last reset.
-    #[inline(always)]
-    pub fn near_laid_out(&self) -> bool {
-        !self.near.is_empty()
-    }
-
-    /// Which cells near edge `e` (an edge's lattice index, on or off the grid) hold a clue:
-    /// bit `i` for displacement `i` of [`near_cells`] (of `e`'s direction). Laid out by
-    /// [`Board::lay_out_near_clues`] first.
-    #[inline(always)]
-    pub fn near_clues(&self, e: usize) -> u64 {
-        self.near[e >> 1]
     }
 
     /// The colouring, once switched on.

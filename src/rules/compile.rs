@@ -398,6 +398,26 @@ pub struct Group {
     pub key_at: Pos,
     /// Entries by the key cell's clue (0-3).
     pub by_clue: [Range<u32>; 4],
+    /// The clues with entries (bit `n`: clue `n`), so that the key cell's code shifted right
+    /// by 4 (`1 << n` for clue `n`, 0 for a blank or off-grid cell or an edge) tells in one
+    /// test whether the group has anything to try there.
+    pub clues: u8,
+}
+
+impl Group {
+    /// A group keyed at `key` (`key_at`) with these entries or wakes by clue.
+    fn new(key: isize, key_at: Pos, by_clue: [Range<u32>; 4]) -> Group {
+        let clues = (0..4)
+            .filter(|&n| !by_clue[n].is_empty())
+            .map(|n| 1 << n)
+            .sum();
+        Group {
+            key,
+            key_at,
+            by_clue,
+            clues,
+        }
+    }
 }
 
 /// Watchers of one edge direction and new state.
@@ -407,44 +427,6 @@ pub struct Watch {
     pub groups: Vec<Group>,
     /// Entries that need no clue.
     pub free: Range<u32>,
-    /// The groups by the cells near the edge ([`crate::board::near_cells`]), when every
-    /// group's key is one of them and they come in that order: the engine then visits only
-    /// the groups whose key cell holds a clue, as [`crate::board::Board::near_clues`] says.
-    pub near: Option<NearGroups>,
-}
-
-/// The groups of a [`Watch`] by the bits of [`crate::board::Board::near_clues`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NearGroups {
-    /// The bits of the cells that key a group.
-    pub mask: u64,
-    /// Per bit of `mask`: the group's index in `groups`.
-    pub group: [u8; 64],
-}
-
-impl NearGroups {
-    /// The groups of `groups` by the cells near an edge of one direction (`horizontal`),
-    /// when each is keyed at one of them and they come in their order.
-    fn new(groups: &[Group], horizontal: bool) -> Option<NearGroups> {
-        let near = crate::board::near_cells(horizontal);
-        let mut out = NearGroups {
-            mask: 0,
-            group: [0; 64],
-        };
-        let mut last = None;
-        for (k, g) in groups.iter().enumerate() {
-            let i = near
-                .iter()
-                .position(|&(dy, dx)| (dy, dx) == (g.key_at.y, g.key_at.x))?;
-            if last.is_some_and(|l| i <= l) {
-                return None;
-            }
-            last = Some(i);
-            out.mask |= 1 << i;
-            out.group[i] = k as u8;
-        }
-        Some(out)
-    }
 }
 
 /// A variant compiled to (mask, value) tests on the 24-bit words of one clue cell (the
@@ -1130,11 +1112,7 @@ impl Builder {
                 });
                 let by_clue = lists.map(&mut push);
                 wakes.open.push(open.map(&mut push));
-                wakes.groups.push(Group {
-                    key,
-                    key_at,
-                    by_clue,
-                });
+                wakes.groups.push(Group::new(key, key_at, by_clue));
             }
             let free = std::mem::take(&mut self.colour_free[list]);
             wakes.free_sides = list == 0
@@ -1189,15 +1167,9 @@ impl Builder {
                 let mut watch = Watch::default();
                 for ((key, key_at), lists) in groups {
                     let by_clue = lists.map(|l| Builder::push_all(m, l));
-                    watch.groups.push(Group {
-                        key,
-                        key_at,
-                        by_clue,
-                    });
+                    watch.groups.push(Group::new(key, key_at, by_clue));
                 }
                 watch.free = Builder::push_all(m, std::mem::take(&mut self.free[dir][state]));
-                // Direction 1 is the horizontal edges' (odd lattice column).
-                watch.near = NearGroups::new(&watch.groups, dir == 1);
                 m.watch[dir][state] = watch;
             }
         }
