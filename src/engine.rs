@@ -74,14 +74,6 @@ pub struct Workspace {
     /// The colour pass's cache of cell classes, by cell key: the store's version it was
     /// read at, and the class (root * 2 + parity).
     classes: Vec<(u64, u32)>,
-    /// Per lattice point: the colour wake groups that have a clue at their key with wakes
-    /// for it (bit `i`: group `i`), of the cell list and of the edge list of the point's
-    /// direction. Clues never change, so it is laid out once per colour store and matchers
-    /// (`clue_groups_for`: the store's version range and the matchers' address) and spares
-    /// the colour pass a look at every group's key cell at every wake.
-    clue_groups: Vec<[u64; 2]>,
-    /// What `clue_groups` was laid out for.
-    clue_groups_for: (u64, usize),
 }
 
 /// Runs a rule book's matchers over boards; `COUNT` says whether it keeps a [`Tally`]
@@ -437,13 +429,6 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         if self.work.classes.len() < keys {
             self.work.classes.resize(keys, (0, 0));
         }
-        if let Some(colouring) = board.colouring() {
-            let key = (colouring.version() >> 32, std::ptr::from_ref(m) as usize);
-            if self.work.clue_groups_for != key {
-                lay_out_clue_groups(&mut self.work.clue_groups, board, m);
-                self.work.clue_groups_for = key;
-            }
-        }
         loop {
             let Some(colouring) = board.colouring_mut() else {
                 *coloured = board.trail().len();
@@ -472,16 +457,14 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             let mut result = Ok(());
             for i in *coloured..len {
                 let q = board.trail()[i] as usize;
-                let clued = self.work.clue_groups.get(q).map_or(0, |c| c[1]);
-                result = self.wake_colour(board, &m.colour_by_edge[q & 1], q, clued);
+                result = self.wake_colour(board, &m.colour_by_edge[q & 1], q);
                 if result.is_err() {
                     break;
                 }
             }
             if result.is_ok() {
                 for &c in &cells {
-                    let clued = self.work.clue_groups.get(c as usize).map_or(0, |c| c[0]);
-                    result = self.wake_colour(board, &m.colour_by_cell, c as usize, clued);
+                    result = self.wake_colour(board, &m.colour_by_cell, c as usize);
                     if result.is_err() {
                         break;
                     }
@@ -496,20 +479,23 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         }
     }
 
-    /// Tries the colour rules of `wakes` at the point `q` (a cell or an edge); `clued`: the
-    /// groups with a clue at their key that has wakes (from `Workspace::clue_groups`, for
-    /// lists of at most 64 groups).
+    /// Tries the colour rules of `wakes` at the point `q` (a cell or an edge).
     fn wake_colour(
         &mut self,
         board: &mut Board,
         wakes: &ColourWakes,
         q: usize,
-        clued: u64,
     ) -> Result<(), Contradiction> {
         let m = self.matchers;
         let stride = board.stride();
         if wakes.groups.len() <= 64 {
-            let mut bits = clued;
+            // The groups with wakes for the clue at their key, read without a branch per
+            // group (a cell woken off the grid may see keys off the board: no clue there).
+            let mut bits = 0u64;
+            for (i, g) in wakes.groups.iter().enumerate() {
+                let code = board.code_or_blank(q.wrapping_add_signed(g.key));
+                bits |= u64::from(g.clues & (code >> 4) != 0) << i;
+            }
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -1136,35 +1122,6 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
 /// The deducers of `set` that run in `phase`, in [`Deducer::ALL`] order.
 fn deducers_of(set: DeducerSet, phase: Phase) -> Vec<Deducer> {
     set.iter().filter(|d| d.phase() == phase).collect()
-}
-
-/// Lays out [`Workspace::clue_groups`] for `board` and the colour wakes of `m`: from each
-/// clue cell, the points that see it at a group's key.
-fn lay_out_clue_groups(clue_groups: &mut Vec<[u64; 2]>, board: &Board, m: &Matchers) {
-    clue_groups.clear();
-    clue_groups.resize(board.len(), [0; 2]);
-    let lists = [
-        (0, &m.colour_by_cell),
-        (1, &m.colour_by_edge[0]),
-        (1, &m.colour_by_edge[1]),
-    ];
-    for cell in board.grid_cells() {
-        let code = board.at(cell);
-        if code < CLUE0 {
-            continue;
-        }
-        let clue = code.trailing_zeros() as usize - 4;
-        for (list, (slot, wakes)) in lists.iter().enumerate() {
-            for (i, g) in wakes.groups.iter().enumerate().take(64) {
-                let q = cell.wrapping_add_signed(-g.key);
-                // An edge point takes the list of its direction (`q & 1`, as the pass does).
-                let fits = list == 0 || q & 1 == list - 1;
-                if fits && q < board.len() && !g.by_clue[clue].is_empty() {
-                    clue_groups[q][*slot] |= 1 << i;
-                }
-            }
-        }
-    }
 }
 
 /// [`Colouring::relation`] through a cache of cell classes (keyed by cell, good while the

@@ -716,6 +716,12 @@ impl Board {
         self.codes[i]
     }
 
+    /// The code at lattice index `i`, or 0 (a blank cell's) past either end of the board.
+    #[inline(always)]
+    pub fn code_or_blank(&self, i: usize) -> u8 {
+        self.codes.get(i).copied().unwrap_or(0)
+    }
+
     /// Whether horizontal edge (dot row `r`, between dots `c` and `c+1`) is a line.
     pub fn h_line(&self, r: usize, c: usize) -> bool {
         self.codes[self.index(2 * r as isize, 2 * c as isize + 1)] == LINE
