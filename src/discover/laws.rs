@@ -106,6 +106,16 @@ impl Laws {
         laws
     }
 
+    /// The laws of a window without a table: every closure is searched for (what premises of
+    /// many facts in large windows want; see [`Laws::backbone`]).
+    pub fn searching(window: Window, single_loop: bool) -> Laws {
+        Laws {
+            window,
+            single_loop,
+            table: None,
+        }
+    }
+
     #[cfg(test)]
     /// Whether a table is in use.
     pub fn has_table(&self) -> bool {

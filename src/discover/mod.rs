@@ -16,6 +16,7 @@
 pub mod colours;
 pub mod enumerate;
 pub mod laws;
+pub mod learn;
 pub mod matcher;
 pub mod novelty;
 pub mod progress;
@@ -128,8 +129,41 @@ pub fn discover(
     lap(&mut report, "examples");
     let chosen = choose_stage(set, settings, corpus, &pool, progress, &mut report);
     lap(&mut report, "prove and rank");
-    name_rules(set, &pool, chosen, &mut report);
+    name_rules(set, &pool, chosen, "", &mut report);
     report
+}
+
+/// Discovery from probes ([`learn`]): the candidates are harvested from the short probes
+/// that solving `corpus` with probing on makes, then go through novelty, examples, proof
+/// and ranking on the same corpus as enumerated ones do. The rules are named `probe-...`.
+pub fn discover_from_probes(
+    set: &RuleSet,
+    settings: &Settings,
+    options: learn::LearnOptions,
+    corpus: Vec<Puzzle>,
+    progress: &Progress,
+) -> (Discovery, learn::Harvest) {
+    let mut report = Discovery::default();
+    let mut clock = Instant::now();
+    let mut lap = |report: &mut Discovery, name: &'static str| {
+        report.timings.push((name, clock.elapsed().as_secs_f64()));
+        clock = Instant::now();
+    };
+    let stage = progress.stage("harvest", corpus.len());
+    let harvest = learn::harvest(set, &corpus, options, &|| stage.tick());
+    stage.done();
+    report.placements = harvest.short;
+    report.candidates = harvest.candidates.len();
+    lap(&mut report, "harvest");
+    let candidates = harvest.candidates.iter().map(|(c, _)| c.clone()).collect();
+    let fresh = novelty_stage(set, candidates, progress, &mut report);
+    lap(&mut report, "novelty");
+    let pool = examples_stage(fresh, settings, progress, &mut report);
+    lap(&mut report, "examples");
+    let chosen = choose_stage(set, settings, Some(corpus), &pool, progress, &mut report);
+    lap(&mut report, "prove and rank");
+    name_rules(set, &pool, chosen, "probe-", &mut report);
+    (report, harvest)
 }
 
 /// Stage 1: the candidates of the window.
@@ -324,12 +358,13 @@ fn name_rules(
     set: &RuleSet,
     pool: &[(Candidate, Rule)],
     chosen: Vec<(usize, Option<Gain>)>,
+    prefix: &str,
     report: &mut Discovery,
 ) {
     let mut taken: HashSet<String> = set.rules.iter().map(|r| r.name.clone()).collect();
     for (i, gain) in chosen {
         let (candidate, mut rule) = pool[i].clone();
-        let base = rulefile::base_name(&candidate);
+        let base = format!("{prefix}{}", rulefile::base_name(&candidate));
         rule.name = (1..)
             .map(|k| format!("{base}-{k}"))
             .find(|n| !taken.contains(n))

@@ -1,0 +1,411 @@
+//! Rules learned from probes (`slink rules discover --from-probes`): the short probes that finish stuck puzzles, turned into local rules.
+//!
+//! Each puzzle of a corpus is solved with probing on (search off), keeping the reasons of
+//! every edge and, for each probe that met a contradiction, its chain (the shortest among
+//! the next candidates, as `explain` picks them). A probe whose failing way took at most
+//! `max_steps` steps is a candidate rule: its *window* is the box of cells holding the probed
+//! edge, the chain's edges, the place it broke and the premises of the chain's rules at their
+//! places (capped at a `rows` x `cols` window, at most 3x4), and its premise is every fact
+//! of the window (clues, lines and crosses; edges beyond the grid are crosses) decided
+//! before the probe. The conclusion is the probed edge the other way.
+//!
+//! The premise is kept only when the window's local laws (those of `rules check`: clue
+//! counts, dot degree 0 or 2 and, marked `assumes single-loop`, no cycle inside the window)
+//! force the conclusion. It is then minimised (facts dropped, farthest from the probed edge
+//! first, while the laws still force it), the box cut down to the smallest box whose window
+//! holds what is left and whose laws still force it, the conclusion widened to everything
+//! those laws force, and the candidate put in canonical form under the 8 symmetries of the
+//! square, so that the same rule harvested twice counts once. The rest of the pipeline is
+//! discovery's: novelty, examples, proof and ranking on the corpus.
+
+use super::enumerate::{Candidate, edge_facts};
+use super::laws::{Edges, Laws, Placement};
+use super::window::Window;
+use crate::board::{Board, LINE, Reason, UNKNOWN};
+use crate::deduce::{Deducer, DeducerSet};
+use crate::geometry::{Pos, Symmetry};
+use crate::puzzle::Puzzle;
+use crate::rules::compile::RuleBook;
+use crate::rules::{Fact, Glyph, RuleSet};
+use crate::solve::{SolveOptions, Solver};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+
+/// What to harvest.
+#[derive(Clone, Copy, Debug)]
+pub struct LearnOptions {
+    /// The longest chain (edges the failing way decided before it broke) harvested.
+    pub max_steps: usize,
+    /// The largest window: cells down.
+    pub rows: usize,
+    /// The largest window: cells across (either way round).
+    pub cols: usize,
+}
+
+/// What the harvest saw.
+#[derive(Clone, Debug, Default)]
+pub struct Harvest {
+    /// Puzzles that needed probing.
+    pub puzzles: usize,
+    /// Probes that decided their edge by a contradiction.
+    pub probes: usize,
+    /// Of those, the ones whose chain is at most `max_steps` long.
+    pub short: usize,
+    /// Of those, the ones whose window is larger than the cap.
+    pub too_big: usize,
+    /// Of the rest, the ones the window's local laws decide (each a candidate).
+    pub local: usize,
+    /// Distinct candidates after minimising and canonical form, with how many probes gave each.
+    pub candidates: Vec<(Candidate, usize)>,
+}
+
+/// Laws of every box shape, built once (without tables: the premises are large).
+struct LawCache(Mutex<HashMap<(usize, usize, bool), Arc<Laws>>>);
+
+impl LawCache {
+    fn get(&self, rows: usize, cols: usize, single_loop: bool) -> Option<Arc<Laws>> {
+        let mut map = self.0.lock().expect("no panic holding it");
+        if let Some(l) = map.get(&(rows, cols, single_loop)) {
+            return Some(l.clone());
+        }
+        let laws = Arc::new(Laws::searching(Window::new(rows, cols)?, single_loop));
+        map.insert((rows, cols, single_loop), laws.clone());
+        Some(laws)
+    }
+}
+
+/// A premise on the whole board's lattice: the facts decided before a probe, and the clues.
+#[derive(Clone, Debug)]
+struct Local {
+    /// Edge facts (grid lattice), lines true.
+    edges: Vec<(Pos, bool)>,
+    /// Clues (grid lattice).
+    clues: Vec<(Pos, u8)>,
+    /// The probed edge and the state that follows (line true).
+    conclusion: (Pos, bool),
+}
+
+/// Solves every puzzle with probing on and harvests the candidates of its short probes.
+pub fn harvest(
+    set: &RuleSet,
+    puzzles: &[Puzzle],
+    options: LearnOptions,
+    tick: &(dyn Fn() + Sync),
+) -> Harvest {
+    let book = RuleBook::new(set.clone());
+    let solve = SolveOptions {
+        switches: DeducerSet::ALL.without(Deducer::Search),
+        reasons: true,
+        ..SolveOptions::default()
+    };
+    let mut first = Solver::with_options(book, solve);
+    first.set_shortest_probes(true);
+    let laws = LawCache(Mutex::new(HashMap::new()));
+    let found: Vec<(Harvest, Vec<Candidate>)> = puzzles
+        .par_iter()
+        .map_init(
+            || first.sibling(),
+            |solver, puzzle| {
+                let attempt = solver.attempt(puzzle);
+                let out = harvest_board(solver.book(), puzzle, &attempt.board, options, &laws);
+                solver.recycle(attempt.board);
+                tick();
+                out
+            },
+        )
+        .collect();
+    let mut report = Harvest::default();
+    let mut counts: BTreeMap<Candidate, usize> = BTreeMap::new();
+    for (h, list) in found {
+        report.puzzles += h.puzzles;
+        report.probes += h.probes;
+        report.short += h.short;
+        report.too_big += h.too_big;
+        report.local += h.local;
+        for c in list {
+            *counts.entry(c).or_default() += 1;
+        }
+    }
+    report.candidates = counts.into_iter().collect();
+    // Most often harvested first (ties in canonical order).
+    report
+        .candidates
+        .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    report
+}
+
+/// The candidates of one solved (or stuck) board's probes.
+fn harvest_board(
+    book: &RuleBook,
+    puzzle: &Puzzle,
+    board: &Board,
+    options: LearnOptions,
+    laws: &LawCache,
+) -> (Harvest, Vec<Candidate>) {
+    let mut h = Harvest::default();
+    let mut out = Vec::new();
+    let notes = board.probe_notes();
+    if notes.is_empty() {
+        return (h, out);
+    }
+    h.puzzles = 1;
+    let mut position = vec![u32::MAX; board.len()];
+    for (k, &t) in board.trail().iter().enumerate() {
+        position[t as usize] = k as u32;
+    }
+    let point = |i: u32| {
+        let (y, x) = board.point(i as usize);
+        Pos::new(y as i32, x as i32)
+    };
+    let (h2, w2) = (2 * puzzle.rows as i32, 2 * puzzle.cols as i32);
+    let on_grid = |p: Pos| (0..=h2).contains(&p.y) && (0..=w2).contains(&p.x);
+    for note in notes {
+        let Some(contradiction) = note.contradiction else {
+            continue;
+        };
+        if note.tried == 0 {
+            continue;
+        }
+        h.probes += 1;
+        if note.chain.len() > options.max_steps {
+            continue;
+        }
+        h.short += 1;
+        let probe = point(note.edge);
+        let mut points = vec![probe, Pos::new(contradiction.y, contradiction.x)];
+        for &(e, reason) in &note.chain {
+            points.push(point(e));
+            if let Reason::Rule { variant, anchor } = reason {
+                let at = point(anchor);
+                let v = &book.variants[variant as usize];
+                points.extend(v.premise.iter().map(|f| f.at + at));
+            }
+        }
+        let (lo, hi) = crate::geometry::bounds(points.iter().copied()).expect("some points");
+        let (r0, r1) = (lo.y.div_euclid(2), (hi.y + 1).div_euclid(2));
+        let (c0, c1) = (lo.x.div_euclid(2), (hi.x + 1).div_euclid(2));
+        let (rows, cols) = ((r1 - r0) as usize, (c1 - c0) as usize);
+        let (small, large) = (rows.min(cols), rows.max(cols));
+        if small > options.rows.min(options.cols) || large > options.rows.max(options.cols) {
+            h.too_big += 1;
+            continue;
+        }
+        let origin = Pos::new(2 * r0, 2 * c0);
+        let Some(window) = Window::new(rows, cols) else {
+            h.too_big += 1;
+            continue;
+        };
+        let mut local = Local {
+            edges: Vec::new(),
+            clues: Vec::new(),
+            conclusion: (probe, note.tried != LINE),
+        };
+        for &e in &window.edges {
+            let p = e + origin;
+            if p == probe {
+                continue;
+            }
+            if !on_grid(p) {
+                local.edges.push((p, false));
+                continue;
+            }
+            let i = board.index(p.y as isize, p.x as isize);
+            let state = board.at(i);
+            if state != UNKNOWN && position[i] < note.at {
+                local.edges.push((p, state == LINE));
+            }
+        }
+        for &c in &window.cells {
+            let p = c + origin;
+            if !on_grid(p) {
+                continue;
+            }
+            let (r, col) = (p.y as usize / 2, p.x as usize / 2);
+            if let Some(n) = puzzle.clues[r * puzzle.cols + col] {
+                local.clues.push((p, n));
+            }
+        }
+        if let Some(c) = learn(&local, origin, rows, cols, laws) {
+            h.local += 1;
+            out.push(c);
+        }
+    }
+    (h, out)
+}
+
+/// A premise put on a box's window: its edges, placement and conclusion bit, or `None` when
+/// some fact falls outside the window.
+fn on_window(local: &Local, window: &Window, origin: Pos) -> Option<(Edges, Placement, u64, bool)> {
+    let mut edges = Edges::default();
+    for &(p, line) in &local.edges {
+        let i = window.edge_index(p - origin)?;
+        edges = edges.with(1 << i, line);
+    }
+    let mut placement: Placement = vec![None; window.cells.len()];
+    for &(p, n) in &local.clues {
+        placement[window.cell_index(p - origin)?] = Some(n);
+    }
+    let bit = 1u64 << window.edge_index(local.conclusion.0 - origin)?;
+    Some((edges, placement, bit, local.conclusion.1))
+}
+
+/// Whether the laws force the conclusion from the premise.
+fn forces(laws: &Laws, edges: Edges, placement: &Placement, bit: u64, line: bool) -> bool {
+    laws.backbone(placement, edges).is_some_and(|b| {
+        if line {
+            b.lines & bit != 0
+        } else {
+            b.crosses & bit != 0
+        }
+    })
+}
+
+/// The minimal, canonical candidate of a premise, when the local laws of its window force
+/// the conclusion.
+fn learn(
+    local: &Local,
+    origin: Pos,
+    rows: usize,
+    cols: usize,
+    cache: &LawCache,
+) -> Option<Candidate> {
+    let laws = cache.get(rows, cols, true)?;
+    let (edges, placement, bit, line) = on_window(local, &laws.window, origin)?;
+    if !forces(&laws, edges, &placement, bit, line) {
+        return None;
+    }
+    // Drop facts, farthest from the probed edge first.
+    let target = local.conclusion.0;
+    let distance = |p: Pos| (p.y - target.y).abs() + (p.x - target.x).abs();
+    let mut facts: Vec<(i32, usize)> = Vec::new();
+    for k in 0..local.edges.len() {
+        facts.push((distance(local.edges[k].0), k));
+    }
+    for k in 0..local.clues.len() {
+        facts.push((distance(local.clues[k].0), local.edges.len() + k));
+    }
+    facts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut kept = local.clone();
+    let mut keep_edges = vec![true; local.edges.len()];
+    let mut keep_clues = vec![true; local.clues.len()];
+    let build = |ke: &[bool], kc: &[bool]| Local {
+        edges: local
+            .edges
+            .iter()
+            .zip(ke)
+            .filter(|(_, k)| **k)
+            .map(|(f, _)| *f)
+            .collect(),
+        clues: local
+            .clues
+            .iter()
+            .zip(kc)
+            .filter(|(_, k)| **k)
+            .map(|(f, _)| *f)
+            .collect(),
+        conclusion: local.conclusion,
+    };
+    for &(_, k) in &facts {
+        if k < local.edges.len() {
+            keep_edges[k] = false;
+        } else {
+            keep_clues[k - local.edges.len()] = false;
+        }
+        let trial = build(&keep_edges, &keep_clues);
+        let (e, p, _, _) = on_window(&trial, &laws.window, origin)?;
+        if forces(&laws, e, &p, bit, line) {
+            kept = trial;
+        } else if k < local.edges.len() {
+            keep_edges[k] = true;
+        } else {
+            keep_clues[k - local.edges.len()] = true;
+        }
+    }
+    // The smallest box (by cells, then rows) whose window holds the facts and still forces.
+    let mut boxes = Vec::new();
+    for a0 in 0..=rows {
+        for a1 in a0..=rows {
+            for b0 in 0..=cols {
+                for b1 in b0..=cols {
+                    boxes.push(((a1 - a0) * (b1 - b0), a1 - a0, a0, a1, b0, b1));
+                }
+            }
+        }
+    }
+    boxes.sort();
+    for (_, _, a0, a1, b0, b1) in boxes {
+        let sub_origin = origin + Pos::new(2 * a0 as i32, 2 * b0 as i32);
+        let Some(sub) = cache.get(a1 - a0, b1 - b0, true) else {
+            continue;
+        };
+        let Some((e, p, bit, line)) = on_window(&kept, &sub.window, sub_origin) else {
+            continue;
+        };
+        if !forces(&sub, e, &p, bit, line) {
+            continue;
+        }
+        // The conclusion: everything the laws force, without the single-loop law if they
+        // force the probed edge without it.
+        let plain = cache.get(a1 - a0, b1 - b0, false)?;
+        let single_loop = !forces(&plain, e, &p, bit, line);
+        let used = if single_loop { &sub } else { &plain };
+        let all = used.backbone(&p, e)?;
+        let new = all.minus(e);
+        let mut premise = edge_facts(&sub.window, e);
+        for (&at, clue) in sub.window.cells.iter().zip(&p) {
+            if let Some(n) = clue {
+                premise.push(Fact {
+                    at,
+                    glyph: Glyph::Clue(*n),
+                });
+            }
+        }
+        premise.sort();
+        let candidate = Candidate {
+            rows: a1 - a0,
+            cols: b1 - b0,
+            premise,
+            conclusion: edge_facts(&sub.window, new),
+            single_loop,
+            premise_colours: Vec::new(),
+            conclusion_colours: Vec::new(),
+        };
+        return Some(canonical(&candidate, &sub.window));
+    }
+    None
+}
+
+/// The least of a candidate's images under the 8 symmetries of the square.
+fn canonical(c: &Candidate, window: &Window) -> Candidate {
+    Symmetry::ALL
+        .iter()
+        .map(|&s| {
+            let map = |facts: &[Fact]| {
+                let mut out: Vec<Fact> = facts
+                    .iter()
+                    .map(|f| Fact {
+                        at: window.map_point(s, f.at),
+                        glyph: f.glyph,
+                    })
+                    .collect();
+                out.sort();
+                out
+            };
+            let turned = s.apply(Pos::new(2, 0));
+            let (rows, cols) = if turned.y == 0 {
+                (c.cols, c.rows)
+            } else {
+                (c.rows, c.cols)
+            };
+            Candidate {
+                rows,
+                cols,
+                premise: map(&c.premise),
+                conclusion: map(&c.conclusion),
+                ..c.clone()
+            }
+        })
+        .min()
+        .expect("eight images")
+}
