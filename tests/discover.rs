@@ -450,3 +450,78 @@ fn colour_discovery_finds_a_colour_rule_the_set_lacks_and_writes_sound_tested_ru
     let text = std::fs::read_to_string(again.0.join("window-1x1-colours.rules")).unwrap();
     assert!(!text.contains(alike), "{}{text}", run.stdout_text());
 }
+
+/// Puzzles `numbers` (counted from 1) of a puzzle stream, as one stream.
+fn puzzles_of(stream: &str, numbers: &[usize]) -> String {
+    let mut lines = stream.lines();
+    let mut out = String::new();
+    let mut k = 0;
+    while let Some(header) = lines.next() {
+        let rows: usize = match header.split_whitespace().next().map(str::parse) {
+            Some(Ok(r)) if r > 0 => r,
+            _ => break,
+        };
+        k += 1;
+        let body: Vec<&str> = lines.by_ref().take(rows).collect();
+        if numbers.contains(&k) {
+            out.push_str(header);
+            out.push('\n');
+            for line in body {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out.push_str("0 0\n");
+    out
+}
+
+/// How many puzzles of `file` deduction alone finishes with the rule directories `rules`.
+fn finished(rules: &[&str], file: &str) -> usize {
+    let mut args = Vec::new();
+    for r in rules {
+        args.extend(["--rules", *r]);
+    }
+    args.extend(["--no-search", "--no-probing", file]);
+    let run = slink(&args, b"");
+    assert!(run.status <= 1, "{}", run.stderr);
+    blocks(&run.stdout_text()).len()
+}
+
+#[test]
+fn rules_learned_from_probes_finish_a_stuck_puzzle_and_pass_check_and_test() {
+    // Three puzzles of the corpus copy that the built-in set leaves stuck without trial.
+    let corpus = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
+    let dir = TempDir::new("learn");
+    let small = dir.0.join("stuck.in");
+    std::fs::write(&small, puzzles_of(&corpus, &[173, 351, 518])).unwrap();
+    let small = small.to_str().unwrap();
+    assert_eq!(finished(&["rules"], small), 0, "all three are stuck");
+    let out = TempDir::new("learned");
+    let args = [
+        "rules",
+        "discover",
+        "--from-probes",
+        "--max-steps",
+        "12",
+        "--keep",
+        "3",
+        "-j",
+        "2",
+        "--corpus",
+        small,
+        "--out",
+        out.path(),
+    ];
+    let run = slink(&args, b"");
+    assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+    let text = std::fs::read_to_string(out.0.join("learned.rules")).expect("learned.rules");
+    assert!(text.contains("--from-probes --max-steps 12"), "{text}");
+    assert!(text.contains("\nrule probe-"), "{text}");
+    check_and_test(out.path());
+    assert!(
+        finished(&["rules", out.path()], small) >= 1,
+        "the learned rules finish a stuck puzzle:\n{}",
+        run.stdout_text()
+    );
+}

@@ -158,8 +158,6 @@ fn harvest_board(
         let (y, x) = board.point(i as usize);
         Pos::new(y as i32, x as i32)
     };
-    let (h2, w2) = (2 * puzzle.rows as i32, 2 * puzzle.cols as i32);
-    let on_grid = |p: Pos| (0..=h2).contains(&p.y) && (0..=w2).contains(&p.x);
     for note in notes {
         let Some(contradiction) = note.contradiction else {
             continue;
@@ -187,51 +185,99 @@ fn harvest_board(
         let (c0, c1) = (lo.x.div_euclid(2), (hi.x + 1).div_euclid(2));
         let (rows, cols) = ((r1 - r0) as usize, (c1 - c0) as usize);
         let (small, large) = (rows.min(cols), rows.max(cols));
-        if small > options.rows.min(options.cols) || large > options.rows.max(options.cols) {
-            h.too_big += 1;
-            continue;
-        }
-        let origin = Pos::new(2 * r0, 2 * c0);
-        let Some(window) = Window::new(rows, cols) else {
-            h.too_big += 1;
-            continue;
+        let fits =
+            small <= options.rows.min(options.cols) && large <= options.rows.max(options.cols);
+        let read = |origin: Pos, rows: usize, cols: usize| {
+            local_facts(
+                board, puzzle, &position, note.at, probe, note.tried, origin, rows, cols,
+            )
         };
-        let mut local = Local {
-            edges: Vec::new(),
-            clues: Vec::new(),
-            conclusion: (probe, note.tried != LINE),
+        let learned = if fits {
+            read(Pos::new(2 * r0, 2 * c0), rows, cols)
+                .and_then(|(local, origin)| learn(&local, origin, rows, cols, laws))
+        } else {
+            h.too_big += 1;
+            None
         };
-        for &e in &window.edges {
-            let p = e + origin;
-            if p == probe {
-                continue;
+        // Else the windows of the cap's size around the probed edge, each way round.
+        let learned = learned.or_else(|| {
+            let mut sizes = vec![(options.rows, options.cols)];
+            if options.rows != options.cols {
+                sizes.push((options.cols, options.rows));
             }
-            if !on_grid(p) {
-                local.edges.push((p, false));
-                continue;
+            for (rows, cols) in sizes {
+                // Box corners (in cells) whose window holds the probed edge.
+                let (py, px) = (probe.y.div_euclid(2), probe.x.div_euclid(2));
+                for r0 in py - rows as i32..=py {
+                    for c0 in px - cols as i32..=px {
+                        let found = read(Pos::new(2 * r0, 2 * c0), rows, cols)
+                            .and_then(|(local, origin)| learn(&local, origin, rows, cols, laws));
+                        if found.is_some() {
+                            return found;
+                        }
+                    }
+                }
             }
-            let i = board.index(p.y as isize, p.x as isize);
-            let state = board.at(i);
-            if state != UNKNOWN && position[i] < note.at {
-                local.edges.push((p, state == LINE));
-            }
-        }
-        for &c in &window.cells {
-            let p = c + origin;
-            if !on_grid(p) {
-                continue;
-            }
-            let (r, col) = (p.y as usize / 2, p.x as usize / 2);
-            if let Some(n) = puzzle.clues[r * puzzle.cols + col] {
-                local.clues.push((p, n));
-            }
-        }
-        if let Some(c) = learn(&local, origin, rows, cols, laws) {
+            None
+        });
+        if let Some(c) = learned {
             h.local += 1;
             out.push(c);
         }
     }
     (h, out)
+}
+
+/// The facts of a `rows` x `cols` box's window with its top-left dot at `origin`, decided
+/// before trail position `at`, and the clues of its cells; `None` when the window does not
+/// hold the probed edge.
+#[allow(clippy::too_many_arguments)]
+fn local_facts(
+    board: &Board,
+    puzzle: &Puzzle,
+    position: &[u32],
+    at: u32,
+    probe: Pos,
+    tried: u8,
+    origin: Pos,
+    rows: usize,
+    cols: usize,
+) -> Option<(Local, Pos)> {
+    let window = Window::new(rows, cols)?;
+    window.edge_index(probe - origin)?;
+    let (h2, w2) = (2 * puzzle.rows as i32, 2 * puzzle.cols as i32);
+    let on_grid = |p: Pos| (0..=h2).contains(&p.y) && (0..=w2).contains(&p.x);
+    let mut local = Local {
+        edges: Vec::new(),
+        clues: Vec::new(),
+        conclusion: (probe, tried != LINE),
+    };
+    for &e in &window.edges {
+        let p = e + origin;
+        if p == probe {
+            continue;
+        }
+        if !on_grid(p) {
+            local.edges.push((p, false));
+            continue;
+        }
+        let i = board.index(p.y as isize, p.x as isize);
+        let state = board.at(i);
+        if state != UNKNOWN && position[i] < at {
+            local.edges.push((p, state == LINE));
+        }
+    }
+    for &c in &window.cells {
+        let p = c + origin;
+        if !on_grid(p) {
+            continue;
+        }
+        let (r, col) = (p.y as usize / 2, p.x as usize / 2);
+        if let Some(n) = puzzle.clues[r * puzzle.cols + col] {
+            local.clues.push((p, n));
+        }
+    }
+    Some((local, origin))
 }
 
 /// A premise put on a box's window: its edges, placement and conclusion bit, or `None` when
