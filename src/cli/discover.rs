@@ -1,4 +1,4 @@
-//! `slink rules discover`: find new proven-sound rules in a small window and write them, with pictures and examples, as a rule file.
+//! `slink rules discover`: find new proven-sound rules in a small window (or learn them from the probes of a corpus) and write them, with pictures and examples, as a rule file.
 //!
 //! The file is read back before the command ends: it must parse, every rule must be proved
 //! sound, and every example must pass, or the command fails.
@@ -38,8 +38,13 @@ pub struct DiscoverArgs {
     pub from_probes: bool,
     /// With `--from-probes`: the longest chain harvested (edges the failing way decided
     /// before it broke).
-    #[arg(long, value_name = "K", default_value_t = 3, requires = "from_probes")]
+    #[arg(long, value_name = "K", default_value_t = 12, requires = "from_probes")]
     pub max_steps: usize,
+    /// With `--from-probes`: harvest N times, each round solving the corpus with the rules
+    /// picked from the candidates of the rounds before (the stuck boards they leave have
+    /// other probes); the last ranking is over every round's candidates.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "from_probes")]
+    pub rounds: usize,
     /// What a premise cell may hold: clue digits 0-3, and `.` for "anything".
     #[arg(long, value_name = "ALPHABET", default_value = "0123.", value_parser = parse_alphabet)]
     pub clues: Alphabet,
@@ -266,6 +271,7 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
             max_steps: args.max_steps,
             rows: cap.0,
             cols: cap.1,
+            rounds: args.rounds,
         };
         let corpus = corpus.expect("--from-probes requires --corpus");
         let (found, harvest) =
@@ -296,7 +302,12 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
     if let Some(h) = &harvest {
         let _ = writeln!(
             out,
-            "{} needed probing: {} decided by a contradiction, {} of them within {} steps; {} with a window over the cap, {} decided by the window's local laws, {}",
+            "{}{} needed probing: {} decided by a contradiction, {} of them within {} steps; {} with a window over the cap, {} decided by the window's local laws, {}",
+            if args.rounds > 1 {
+                format!("over {} rounds, ", args.rounds)
+            } else {
+                String::new()
+            },
             count(h.puzzles, "puzzle"),
             count(h.probes, "probe"),
             h.short,
@@ -357,8 +368,8 @@ fn header(args: &DiscoverArgs) -> String {
         .collect();
     let mut command = if args.from_probes {
         format!(
-            "slink rules discover --from-probes --max-steps {} {windows}--level {} --keep {}",
-            args.max_steps, args.level, args.keep
+            "slink rules discover --from-probes --max-steps {} --rounds {} {windows}--level {} --keep {}",
+            args.max_steps, args.rounds, args.level, args.keep
         )
     } else {
         format!(

@@ -41,6 +41,9 @@ pub struct LearnOptions {
     pub rows: usize,
     /// The largest window: cells across (either way round).
     pub cols: usize,
+    /// Harvest rounds: each after the first solves the corpus again with the picks of the
+    /// rounds before added.
+    pub rounds: usize,
 }
 
 /// What the harvest saw.
@@ -58,6 +61,25 @@ pub struct Harvest {
     pub local: usize,
     /// Distinct candidates after minimising and canonical form, with how many probes gave each.
     pub candidates: Vec<(Candidate, usize)>,
+}
+
+impl Harvest {
+    /// Adds another round's counts, and its candidates to the pool (most often harvested
+    /// first, ties in canonical order).
+    pub fn absorb(&mut self, other: Harvest) {
+        self.puzzles += other.puzzles;
+        self.probes += other.probes;
+        self.short += other.short;
+        self.too_big += other.too_big;
+        self.local += other.local;
+        let mut counts: BTreeMap<Candidate, usize> = self.candidates.drain(..).collect();
+        for (c, n) in other.candidates {
+            *counts.entry(c).or_default() += n;
+        }
+        self.candidates = counts.into_iter().collect();
+        self.candidates
+            .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    }
 }
 
 /// Laws of every box shape, built once (without tables: the premises are large).

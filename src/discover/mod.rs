@@ -1,9 +1,11 @@
-//! Rule discovery (`slink rules discover`): enumerate premises in a small window, keep the proven-sound, minimal ones the current rules cannot derive, rank them on a corpus and write them as rule files.
+//! Rule discovery (`slink rules discover`): enumerate premises in a small window (or learn them from the short probes of a corpus), keep the proven-sound, minimal ones the current rules cannot derive, rank them on a corpus and write them as rule files.
 //!
 //! The stages, each in its own module:
 //! 1. [`enumerate`]: every box up to the window, every clue placement and premise of a few
 //!    lines and crosses; what each forces under the local laws ([`laws`], on a [`window`]);
-//!    the minimal, canonical ones that force something are the candidates;
+//!    the minimal, canonical ones that force something are the candidates; or, with
+//!    `--from-probes`, [`learn`]: the windows of the short probes that solving a corpus
+//!    makes, minimised under the same laws;
 //! 2. [`novelty`]: candidates the current rule set (rules and loop closure) derives from the
 //!    premise alone are dropped;
 //! 3. each survivor is given an example and a quiet board ([`rulefile`]);
@@ -149,9 +151,37 @@ pub fn discover_from_probes(
         report.timings.push((name, clock.elapsed().as_secs_f64()));
         clock = Instant::now();
     };
-    let stage = progress.stage("harvest", corpus.len());
-    let harvest = learn::harvest(set, &corpus, options, &|| stage.tick());
-    stage.done();
+    // Each round harvests with the rule set plus the picks of the rounds before (on the
+    // candidates pooled so far), so that later rounds see the stuck boards those picks leave.
+    let mut harvest = learn::Harvest::default();
+    let mut current = set.clone();
+    for round in 0..options.rounds.max(1) {
+        let stage = progress.stage("harvest", corpus.len());
+        let found = learn::harvest(&current, &corpus, options, &|| stage.tick());
+        stage.done();
+        harvest.absorb(found);
+        if round + 1 == options.rounds.max(1) {
+            break;
+        }
+        let mut scratch = Discovery::default();
+        let candidates = harvest.candidates.iter().map(|(c, _)| c.clone()).collect();
+        let fresh = novelty_stage(set, candidates, progress, &mut scratch);
+        let pool = examples_stage(fresh, settings, progress, &mut scratch);
+        let chosen = choose_stage(
+            set,
+            settings,
+            Some(corpus.clone()),
+            &pool,
+            progress,
+            &mut scratch,
+        );
+        current = set.clone();
+        for (k, (i, _)) in chosen.into_iter().enumerate() {
+            let mut rule = pool[i].1.clone();
+            rule.name = format!("probe-round-{round}-{k}");
+            current.rules.push(rule);
+        }
+    }
     report.placements = harvest.short;
     report.candidates = harvest.candidates.len();
     lap(&mut report, "harvest");
