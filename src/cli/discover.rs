@@ -34,7 +34,9 @@ pub struct DiscoverArgs {
     /// probing on, and turn each probe that met a contradiction within `--max-steps` steps
     /// into a rule over the window of what its chain read (its premise every fact of that
     /// window decided before the probe, minimised; the probed edge the other way follows).
-    #[arg(long, requires = "corpus", conflicts_with = "colours")]
+    /// With `--colours K`, premises may keep up to K relations the colour store held before
+    /// the probe between cells of the window's block.
+    #[arg(long, requires = "corpus")]
     pub from_probes: bool,
     /// With `--from-probes`: the longest chain harvested (edges the failing way decided
     /// before it broke).
@@ -244,7 +246,8 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
     };
     let file = args.file.clone().unwrap_or_else(|| {
         if args.from_probes {
-            return "learned.rules".to_string();
+            let colours = if args.colours > 0 { "-colours" } else { "" };
+            return format!("learned{colours}.rules");
         }
         let sizes: Vec<String> = args
             .window
@@ -272,6 +275,7 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
             rows: cap.0,
             cols: cap.1,
             rounds: args.rounds,
+            colours: usize::from(args.colours),
         };
         let corpus = corpus.expect("--from-probes requires --corpus");
         let (found, harvest) =

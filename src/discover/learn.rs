@@ -5,9 +5,13 @@
 //! the next candidates, as `explain` picks them). A probe whose failing way took at most
 //! `max_steps` steps is a candidate rule: its *window* is the box of cells holding the probed
 //! edge, the chain's edges, the place it broke and the premises of the chain's rules at their
-//! places (capped at a `rows` x `cols` window, at most 3x4), and its premise is every fact
-//! of the window (clues, lines and crosses; edges beyond the grid are crosses) decided
-//! before the probe. The conclusion is the probed edge the other way.
+//! places (capped at a `rows` x `cols` window, at most 3x4; when it is over the cap or not
+//! local, each box of the cap's size whose window holds the probed edge), and its premise is
+//! every fact of the window (clues, lines and crosses; edges beyond the grid are crosses)
+//! decided before the probe. The conclusion is the probed edge the other way. With colour
+//! facts (`colours` above 0), the relations the colour store held before the probe between
+//! the cells of the window's block (the box and the ring around it) are premises too, used
+//! only when lines, crosses and clues alone do not force the conclusion.
 //!
 //! The premise is kept only when the window's local laws (those of `rules check`: clue
 //! counts, dot degree 0 or 2 and, marked `assumes single-loop`, no cycle inside the window)
@@ -21,6 +25,7 @@
 use super::enumerate::{Candidate, edge_facts};
 use super::laws::{Edges, Laws, Placement};
 use super::window::Window;
+use crate::board::colours::Colouring;
 use crate::board::{Board, LINE, Reason, UNKNOWN};
 use crate::deduce::{Deducer, DeducerSet};
 use crate::geometry::{Pos, Symmetry};
@@ -44,6 +49,10 @@ pub struct LearnOptions {
     /// Harvest rounds: each after the first solves the corpus again with the picks of the
     /// rounds before added.
     pub rounds: usize,
+    /// The most colour facts a premise may keep (0: lines, crosses and clues only). With
+    /// colour facts, the relations the colour store held before the probe between the cells
+    /// of the window's block are premises too.
+    pub colours: usize,
 }
 
 /// What the harvest saw.
@@ -104,6 +113,8 @@ struct Local {
     edges: Vec<(Pos, bool)>,
     /// Clues (grid lattice).
     clues: Vec<(Pos, u8)>,
+    /// Colour facts between block cells (grid lattice): on opposite sides when true.
+    colours: Vec<(Pos, Pos, bool)>,
     /// The probed edge and the state that follows (line true).
     conclusion: (Pos, bool),
 }
@@ -180,7 +191,18 @@ fn harvest_board(
         let (y, x) = board.point(i as usize);
         Pos::new(y as i32, x as i32)
     };
-    for note in notes {
+    // The colour store as it stood before each probe: the final store with the relations
+    // made later taken back (notes are in trail order, so from the last one back).
+    let mut store = if options.colours > 0 {
+        board.colouring().cloned()
+    } else {
+        None
+    };
+    for note in notes.iter().rev() {
+        if let Some(store) = store.as_mut() {
+            store.undo_to(note.at as usize);
+        }
+        let store = store.as_ref();
         let Some(contradiction) = note.contradiction else {
             continue;
         };
@@ -211,12 +233,13 @@ fn harvest_board(
             small <= options.rows.min(options.cols) && large <= options.rows.max(options.cols);
         let read = |origin: Pos, rows: usize, cols: usize| {
             local_facts(
-                board, puzzle, &position, note.at, probe, note.tried, origin, rows, cols,
+                board, puzzle, store, &position, note.at, probe, note.tried, origin, rows, cols,
             )
         };
         let learned = if fits {
-            read(Pos::new(2 * r0, 2 * c0), rows, cols)
-                .and_then(|(local, origin)| learn(&local, origin, rows, cols, laws))
+            read(Pos::new(2 * r0, 2 * c0), rows, cols).and_then(|(local, origin)| {
+                learn(&local, origin, rows, cols, laws, options.colours)
+            })
         } else {
             h.too_big += 1;
             None
@@ -232,8 +255,11 @@ fn harvest_board(
                 let (py, px) = (probe.y.div_euclid(2), probe.x.div_euclid(2));
                 for r0 in py - rows as i32..=py {
                     for c0 in px - cols as i32..=px {
-                        let found = read(Pos::new(2 * r0, 2 * c0), rows, cols)
-                            .and_then(|(local, origin)| learn(&local, origin, rows, cols, laws));
+                        let found = read(Pos::new(2 * r0, 2 * c0), rows, cols).and_then(
+                            |(local, origin)| {
+                                learn(&local, origin, rows, cols, laws, options.colours)
+                            },
+                        );
                         if found.is_some() {
                             return found;
                         }
@@ -257,6 +283,7 @@ fn harvest_board(
 fn local_facts(
     board: &Board,
     puzzle: &Puzzle,
+    store: Option<&Colouring>,
     position: &[u32],
     at: u32,
     probe: Pos,
@@ -272,6 +299,7 @@ fn local_facts(
     let mut local = Local {
         edges: Vec::new(),
         clues: Vec::new(),
+        colours: Vec::new(),
         conclusion: (probe, tried != LINE),
     };
     for &e in &window.edges {
@@ -299,12 +327,33 @@ fn local_facts(
             local.clues.push((p, n));
         }
     }
+    if let Some(store) = store {
+        // Each block cell related to the first block cell of its class (a star per class):
+        // the same relations as every pair, in fewer facts. A cell beyond the grid is the
+        // outside.
+        let inside_grid = |p: Pos| p.y > 0 && p.y < h2 && p.x > 0 && p.x < w2;
+        let key = |p: Pos| board.index(p.y as isize, p.x as isize);
+        let relation = |a: Pos, b: Pos| match (inside_grid(a), inside_grid(b)) {
+            (true, true) => store.relation(key(a), key(b)),
+            (true, false) => store.inside(key(a)),
+            (false, true) => store.inside(key(b)),
+            (false, false) => Some(false),
+        };
+        let mut firsts: Vec<Pos> = Vec::new();
+        for &c in &window.block {
+            let p = c + origin;
+            match firsts.iter().find_map(|&f| relation(f, p).map(|d| (f, d))) {
+                Some((f, differ)) => local.colours.push((f, p, differ)),
+                None => firsts.push(p),
+            }
+        }
+    }
     Some((local, origin))
 }
 
 /// A premise put on a box's window: its edges, placement and conclusion bit, or `None` when
 /// some fact falls outside the window.
-fn on_window(local: &Local, window: &Window, origin: Pos) -> Option<(Edges, Placement, u64, bool)> {
+fn on_window(local: &Local, window: &Window, origin: Pos) -> Option<OnWindow> {
     let mut edges = Edges::default();
     for &(p, line) in &local.edges {
         let i = window.edge_index(p - origin)?;
@@ -314,81 +363,108 @@ fn on_window(local: &Local, window: &Window, origin: Pos) -> Option<(Edges, Plac
     for &(p, n) in &local.clues {
         placement[window.cell_index(p - origin)?] = Some(n);
     }
+    let mut parities = Vec::new();
+    for &(a, b, differ) in &local.colours {
+        let i = window.block_index(a - origin)?;
+        let j = window.block_index(b - origin)?;
+        parities.push((window.relation_mask(i, j), differ));
+    }
     let bit = 1u64 << window.edge_index(local.conclusion.0 - origin)?;
-    Some((edges, placement, bit, local.conclusion.1))
-}
-
-/// Whether the laws force the conclusion from the premise.
-fn forces(laws: &Laws, edges: Edges, placement: &Placement, bit: u64, line: bool) -> bool {
-    laws.backbone(placement, edges).is_some_and(|b| {
-        if line {
-            b.lines & bit != 0
-        } else {
-            b.crosses & bit != 0
-        }
+    Some(OnWindow {
+        edges,
+        placement,
+        parities,
+        bit,
+        line: local.conclusion.1,
     })
 }
 
+/// A premise on a box's window: lines and crosses, clues, colour facts (as parities), and
+/// the conclusion's edge bit and state.
+struct OnWindow {
+    edges: Edges,
+    placement: Placement,
+    parities: Vec<(u64, bool)>,
+    bit: u64,
+    line: bool,
+}
+
+/// Whether the laws force the conclusion from the premise.
+fn forces(laws: &Laws, w: &OnWindow) -> bool {
+    laws.backbone_with(&w.placement, w.edges, &w.parities)
+        .is_some_and(|b| {
+            if w.line {
+                b.lines & w.bit != 0
+            } else {
+                b.crosses & w.bit != 0
+            }
+        })
+}
+
 /// The minimal, canonical candidate of a premise, when the local laws of its window force
-/// the conclusion.
+/// the conclusion and it keeps at most `max_colours` colour facts.
 fn learn(
     local: &Local,
     origin: Pos,
     rows: usize,
     cols: usize,
     cache: &LawCache,
+    max_colours: usize,
 ) -> Option<Candidate> {
+    // Lines, crosses and clues alone first: colour facts only when they are needed.
+    if !local.colours.is_empty() {
+        let plain = Local {
+            colours: Vec::new(),
+            ..local.clone()
+        };
+        if let Some(c) = learn(&plain, origin, rows, cols, cache, 0) {
+            return Some(c);
+        }
+    }
     let laws = cache.get(rows, cols, true)?;
-    let (edges, placement, bit, line) = on_window(local, &laws.window, origin)?;
-    if !forces(&laws, edges, &placement, bit, line) {
+    if !forces(&laws, &on_window(local, &laws.window, origin)?) {
         return None;
     }
-    // Drop facts, farthest from the probed edge first.
+    // Drop facts, farthest from the probed edge first (a colour fact by its nearer cell).
     let target = local.conclusion.0;
     let distance = |p: Pos| (p.y - target.y).abs() + (p.x - target.x).abs();
+    let (ne, nc) = (local.edges.len(), local.clues.len());
     let mut facts: Vec<(i32, usize)> = Vec::new();
-    for k in 0..local.edges.len() {
-        facts.push((distance(local.edges[k].0), k));
+    for (k, f) in local.edges.iter().enumerate() {
+        facts.push((distance(f.0), k));
     }
-    for k in 0..local.clues.len() {
-        facts.push((distance(local.clues[k].0), local.edges.len() + k));
+    for (k, f) in local.clues.iter().enumerate() {
+        facts.push((distance(f.0), ne + k));
+    }
+    for (k, f) in local.colours.iter().enumerate() {
+        facts.push((distance(f.0).min(distance(f.1)), ne + nc + k));
     }
     facts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut kept = local.clone();
-    let mut keep_edges = vec![true; local.edges.len()];
-    let mut keep_clues = vec![true; local.clues.len()];
-    let build = |ke: &[bool], kc: &[bool]| Local {
-        edges: local
-            .edges
-            .iter()
-            .zip(ke)
-            .filter(|(_, k)| **k)
-            .map(|(f, _)| *f)
+    let mut keep = vec![true; facts.len()];
+    let build = |keep: &[bool]| Local {
+        edges: (0..ne)
+            .filter(|&k| keep[k])
+            .map(|k| local.edges[k])
             .collect(),
-        clues: local
-            .clues
-            .iter()
-            .zip(kc)
-            .filter(|(_, k)| **k)
-            .map(|(f, _)| *f)
+        clues: (0..nc)
+            .filter(|&k| keep[ne + k])
+            .map(|k| local.clues[k])
+            .collect(),
+        colours: (0..local.colours.len())
+            .filter(|&k| keep[ne + nc + k])
+            .map(|k| local.colours[k])
             .collect(),
         conclusion: local.conclusion,
     };
     for &(_, k) in &facts {
-        if k < local.edges.len() {
-            keep_edges[k] = false;
-        } else {
-            keep_clues[k - local.edges.len()] = false;
+        keep[k] = false;
+        if !forces(&laws, &on_window(&build(&keep), &laws.window, origin)?) {
+            keep[k] = true;
         }
-        let trial = build(&keep_edges, &keep_clues);
-        let (e, p, _, _) = on_window(&trial, &laws.window, origin)?;
-        if forces(&laws, e, &p, bit, line) {
-            kept = trial;
-        } else if k < local.edges.len() {
-            keep_edges[k] = true;
-        } else {
-            keep_clues[k - local.edges.len()] = true;
-        }
+    }
+    let kept = build(&keep);
+    if kept.colours.len() > max_colours {
+        return None;
     }
     // The smallest box (by cells, then rows) whose window holds the facts and still forces.
     let mut boxes = Vec::new();
@@ -407,21 +483,21 @@ fn learn(
         let Some(sub) = cache.get(a1 - a0, b1 - b0, true) else {
             continue;
         };
-        let Some((e, p, bit, line)) = on_window(&kept, &sub.window, sub_origin) else {
+        let Some(w) = on_window(&kept, &sub.window, sub_origin) else {
             continue;
         };
-        if !forces(&sub, e, &p, bit, line) {
+        if !forces(&sub, &w) {
             continue;
         }
-        // The conclusion: everything the laws force, without the single-loop law if they
+        // The conclusion: every edge the laws force, without the single-loop law if they
         // force the probed edge without it.
         let plain = cache.get(a1 - a0, b1 - b0, false)?;
-        let single_loop = !forces(&plain, e, &p, bit, line);
+        let single_loop = !forces(&plain, &w);
         let used = if single_loop { &sub } else { &plain };
-        let all = used.backbone(&p, e)?;
-        let new = all.minus(e);
-        let mut premise = edge_facts(&sub.window, e);
-        for (&at, clue) in sub.window.cells.iter().zip(&p) {
+        let all = used.backbone_with(&w.placement, w.edges, &w.parities)?;
+        let new = all.minus(w.edges);
+        let mut premise = edge_facts(&sub.window, w.edges);
+        for (&at, clue) in sub.window.cells.iter().zip(&w.placement) {
             if let Some(n) = clue {
                 premise.push(Fact {
                     at,
@@ -430,13 +506,22 @@ fn learn(
             }
         }
         premise.sort();
+        let mut premise_colours: Vec<(Pos, Pos, bool)> = kept
+            .colours
+            .iter()
+            .map(|&(a, b, d)| {
+                let (a, b) = (a - sub_origin, b - sub_origin);
+                (a.min(b), a.max(b), d)
+            })
+            .collect();
+        premise_colours.sort();
         let candidate = Candidate {
             rows: a1 - a0,
             cols: b1 - b0,
             premise,
             conclusion: edge_facts(&sub.window, new),
             single_loop,
-            premise_colours: Vec::new(),
+            premise_colours,
             conclusion_colours: Vec::new(),
         };
         return Some(canonical(&candidate, &sub.window));
@@ -466,11 +551,21 @@ fn canonical(c: &Candidate, window: &Window) -> Candidate {
             } else {
                 (c.rows, c.cols)
             };
+            let mut premise_colours: Vec<(Pos, Pos, bool)> = c
+                .premise_colours
+                .iter()
+                .map(|&(a, b, d)| {
+                    let (a, b) = (window.map_point(s, a), window.map_point(s, b));
+                    (a.min(b), a.max(b), d)
+                })
+                .collect();
+            premise_colours.sort();
             Candidate {
                 rows,
                 cols,
                 premise: map(&c.premise),
                 conclusion: map(&c.conclusion),
+                premise_colours,
                 ..c.clone()
             }
         })
