@@ -83,7 +83,8 @@ pub struct DiscoverArgs {
     /// The directory the rule file is written to (created when missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// The rule file's name in DIR (default: `window-RxC.rules`).
+    /// The rule file's name in DIR (default: `window-RxC.rules`; with `--from-probes`,
+    /// `learned.rules`, or `learned-colours.rules` with `--colours`).
     #[arg(long, value_name = "NAME", value_parser = parse_file_name)]
     pub file: Option<String>,
     /// Replace the rule file when it exists already (never through a symbolic link).
