@@ -1,4 +1,4 @@
-//! `slink rules discover`: find new proven-sound rules in a small window and write them, with pictures and examples, as a rule file.
+//! `slink rules discover`: find new proven-sound rules in a small window (or learn them from the probes of a corpus) and write them, with pictures and examples, as a rule file.
 //!
 //! The file is read back before the command ends: it must parse, every rule must be proved
 //! sound, and every example must pass, or the command fails.
@@ -8,9 +8,10 @@ use super::io::{Io, say};
 use super::write_file::{Existing, check_target, write_file};
 use super::{EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, RulesArg, TrustArg, io_reason, parse_jobs};
 use crate::discover::enumerate::{Options, Shape};
+use crate::discover::learn::LearnOptions;
 use crate::discover::progress::Progress;
 use crate::discover::rulefile;
-use crate::discover::{Discovery, Settings, discover};
+use crate::discover::{Discovery, Settings, discover, discover_from_probes};
 use crate::format::words::{count, duration};
 use crate::rules::RuleSet;
 use crate::rules::examples::run_all;
@@ -26,8 +27,26 @@ pub struct DiscoverArgs {
     /// The window premises are drawn in: R x C cells, e.g. `2x2` (every smaller box is
     /// searched too); `RxC:K` bounds its premises by K facts instead of `--max-facts`. Repeat
     /// it to pool the candidates of several windows, e.g. `--window 2x2:4 --window 2x3:2`.
-    #[arg(long, value_name = "RxC[:K]", value_parser = parse_window, required = true)]
+    /// With `--from-probes`: the largest window a harvested rule may have (default 3x4).
+    #[arg(long, value_name = "RxC[:K]", value_parser = parse_window, required_unless_present = "from_probes")]
     pub window: Vec<WindowArg>,
+    /// Learn rules from probes instead of enumerating premises: solve the `--corpus` with
+    /// probing on, and turn each probe that met a contradiction within `--max-steps` steps
+    /// into a rule over the window of what its chain read (its premise every fact of that
+    /// window decided before the probe, minimised; the probed edge the other way follows).
+    /// With `--colours K`, premises may keep up to K relations the colour store held before
+    /// the probe between cells of the window's block.
+    #[arg(long, requires = "corpus")]
+    pub from_probes: bool,
+    /// With `--from-probes`: the longest chain harvested (edges the failing way decided
+    /// before it broke).
+    #[arg(long, value_name = "K", default_value_t = 12, requires = "from_probes")]
+    pub max_steps: usize,
+    /// With `--from-probes`: harvest N times, each round solving the corpus with the rules
+    /// picked from the candidates of the rounds before (the stuck boards they leave have
+    /// other probes); the last ranking is over every round's candidates.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "from_probes")]
+    pub rounds: usize,
     /// What a premise cell may hold: clue digits 0-3, and `.` for "anything".
     #[arg(long, value_name = "ALPHABET", default_value = "0123.", value_parser = parse_alphabet)]
     pub clues: Alphabet,
@@ -64,7 +83,8 @@ pub struct DiscoverArgs {
     /// The directory the rule file is written to (created when missing).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// The rule file's name in DIR (default: `window-RxC.rules`).
+    /// The rule file's name in DIR (default: `window-RxC.rules`; with `--from-probes`,
+    /// `learned.rules`, or `learned-colours.rules` with `--colours`).
     #[arg(long, value_name = "NAME", value_parser = parse_file_name)]
     pub file: Option<String>,
     /// Replace the rule file when it exists already (never through a symbolic link).
@@ -226,6 +246,10 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         }
     };
     let file = args.file.clone().unwrap_or_else(|| {
+        if args.from_probes {
+            let colours = if args.colours > 0 { "-colours" } else { "" };
+            return format!("learned{colours}.rules");
+        }
         let sizes: Vec<String> = args
             .window
             .iter()
@@ -245,7 +269,25 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         say!(io, "slink: {e}");
         return EXIT_BAD_INPUT;
     }
-    let found = pool.install(|| discover(&set, &settings, corpus, &progress));
+    let (found, harvest) = if args.from_probes {
+        let cap = args.window.first().map_or((3, 4), |w| (w.rows, w.cols));
+        let options = LearnOptions {
+            max_steps: args.max_steps,
+            rows: cap.0,
+            cols: cap.1,
+            rounds: args.rounds,
+            colours: usize::from(args.colours),
+        };
+        let corpus = corpus.expect("--from-probes requires --corpus");
+        let (found, harvest) =
+            pool.install(|| discover_from_probes(&set, &settings, options, corpus, &progress));
+        (found, Some(harvest))
+    } else {
+        (
+            pool.install(|| discover(&set, &settings, corpus, &progress)),
+            None,
+        )
+    };
     let text = found.file_text(&header(args));
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         say!(
@@ -261,7 +303,36 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         return EXIT_BAD_INPUT;
     }
     let problems = read_back(&path.display().to_string(), &text);
-    let mut out = summary(&found, started.elapsed().as_secs_f64(), args.level);
+    let mut out = String::new();
+    if let Some(h) = &harvest {
+        let _ = writeln!(
+            out,
+            "{}{} needed probing: {} decided by a contradiction, {} of them within {} steps; {} with a window over the cap, {} decided by the window's local laws, {}",
+            if args.rounds > 1 {
+                format!("over {} rounds, ", args.rounds)
+            } else {
+                String::new()
+            },
+            count(h.puzzles, "puzzle"),
+            count(h.probes, "probe"),
+            h.short,
+            args.max_steps,
+            h.too_big,
+            h.local,
+            count(h.candidates.len(), "distinct candidate")
+        );
+    }
+    let unit = if args.from_probes {
+        "short probe"
+    } else {
+        "clue placement"
+    };
+    out.push_str(&summary(
+        &found,
+        started.elapsed().as_secs_f64(),
+        args.level,
+        unit,
+    ));
     let _ = writeln!(
         out,
         "wrote {} to {}",
@@ -300,10 +371,17 @@ fn header(args: &DiscoverArgs) -> String {
         .iter()
         .map(|w| format!("--window {} ", w.text()))
         .collect();
-    let mut command = format!(
-        "slink rules discover {windows}--clues {alphabet} --max-facts {} --level {} --keep {}",
-        args.max_facts, args.level, args.keep
-    );
+    let mut command = if args.from_probes {
+        format!(
+            "slink rules discover --from-probes --max-steps {} --rounds {} {windows}--level {} --keep {}",
+            args.max_steps, args.rounds, args.level, args.keep
+        )
+    } else {
+        format!(
+            "slink rules discover {windows}--clues {alphabet} --max-facts {} --level {} --keep {}",
+            args.max_facts, args.level, args.keep
+        )
+    };
     if args.colours > 0 {
         let _ = write!(command, " --colours {}", args.colours);
     }
@@ -347,12 +425,12 @@ fn read_back(name: &str, text: &str) -> Vec<String> {
 }
 
 /// The report printed at the end.
-fn summary(found: &Discovery, seconds: f64, level: u32) -> String {
+fn summary(found: &Discovery, seconds: f64, level: u32, unit: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{} searched in {}: {}; {} derived by the rule set already, {} impossible with it; {} not proved; {} without an example board; {} new",
-        count(found.placements, "clue placement"),
+        count(found.placements, unit),
         duration(Duration::from_secs_f64(seconds)),
         count(found.candidates, "minimal candidate"),
         found.known,

@@ -106,6 +106,16 @@ impl Laws {
         laws
     }
 
+    /// The laws of a window without a table: every closure is searched for (what premises of
+    /// many facts in large windows want; see [`Laws::backbone`]).
+    pub fn searching(window: Window, single_loop: bool) -> Laws {
+        Laws {
+            window,
+            single_loop,
+            table: None,
+        }
+    }
+
     #[cfg(test)]
     /// Whether a table is in use.
     pub fn has_table(&self) -> bool {
@@ -142,6 +152,29 @@ impl Laws {
     /// Every fact forced by a premise, searched for without listing assignments.
     pub fn backbone(&self, placement: &Placement, premise: Edges) -> Option<Edges> {
         Search::new(self, placement).backbone(premise)
+    }
+
+    /// [`Laws::backbone`] with colour facts too: each `(mask, odd)` says that an odd number
+    /// of the edges of `mask` are lines exactly when `odd` (two block cells on opposite sides,
+    /// with the mask of [`Window::relation_mask`]).
+    pub fn backbone_with(
+        &self,
+        placement: &Placement,
+        premise: Edges,
+        parities: &[(u64, bool)],
+    ) -> Option<Edges> {
+        let mut search = Search::new(self, placement);
+        // Each fact is checked as soon as the search has decided the last edge of its mask.
+        for &(m, odd) in parities {
+            if m == 0 {
+                if odd {
+                    return None;
+                }
+                continue;
+            }
+            search.parities[63 - m.leading_zeros() as usize].push((m, odd));
+        }
+        search.backbone(premise)
     }
 
     /// Every fact forced by a clue placement and edge premise (the premise included), or `None`
@@ -196,6 +229,9 @@ struct Search<'a> {
     rules: Vec<(Law, u64)>,
     /// For each edge, the laws it takes part in.
     by_edge: Vec<Vec<usize>>,
+    /// Colour facts by the last edge of their mask (checked once the search has decided
+    /// it): an odd number of lines on the mask exactly when the flag is set.
+    parities: Vec<Vec<(u64, bool)>>,
 }
 
 impl<'a> Search<'a> {
@@ -219,6 +255,7 @@ impl<'a> Search<'a> {
             laws,
             rules,
             by_edge,
+            parities: vec![Vec::new(); w.edge_count()],
         }
     }
 
@@ -253,6 +290,14 @@ impl<'a> Search<'a> {
         visit: &mut dyn FnMut(u64) -> bool,
     ) -> bool {
         let n = self.laws.window.edge_count();
+        // Every edge below `e` is decided: the colour facts ending there can be checked.
+        if e > 0
+            && self.parities[e - 1]
+                .iter()
+                .any(|&(m, odd)| ((value & m).count_ones() & 1 == 1) != odd)
+        {
+            return true;
+        }
         if e == n {
             if self.laws.single_loop && self.laws.window.has_cycle(value) {
                 return true;
@@ -343,6 +388,37 @@ mod tests {
 
     fn bit(w: &Window, y: i32, x: i32) -> u64 {
         1 << w.edge_index(Pos::new(y, x)).unwrap()
+    }
+
+    #[test]
+    fn colour_facts_force_the_edges_between_their_cells() {
+        // A 1x1 box with a 3: the cell and the ring cell above it on opposite sides make the
+        // top a line, on the same side a cross (and then the other three sides lines).
+        let laws = Laws::searching(Window::new(1, 1).unwrap(), true);
+        let w = &laws.window;
+        let cell = w.block_index(Pos::new(1, 1)).unwrap();
+        let above = w.block_index(Pos::new(-1, 1)).unwrap();
+        let mask = w.relation_mask(cell, above);
+        assert_eq!(mask, bit(w, 0, 1), "the path between them crosses the top");
+        let three = vec![Some(3)];
+        let apart = laws
+            .backbone_with(&three, Edges::default(), &[(mask, true)])
+            .unwrap();
+        assert_ne!(apart.lines & bit(w, 0, 1), 0);
+        let alike = laws
+            .backbone_with(&three, Edges::default(), &[(mask, false)])
+            .unwrap();
+        assert_ne!(alike.crosses & bit(w, 0, 1), 0);
+        for (y, x) in [(1, 0), (1, 2), (2, 1)] {
+            assert_ne!(alike.lines & bit(w, y, x), 0);
+        }
+        // Without the fact, nothing about the top; with both ways at once, no assignment.
+        let none = laws.backbone_with(&three, Edges::default(), &[]).unwrap();
+        assert_eq!(none.decided() & bit(w, 0, 1), 0);
+        assert!(
+            laws.backbone_with(&three, Edges::default(), &[(mask, true), (mask, false)])
+                .is_none()
+        );
     }
 
     #[test]

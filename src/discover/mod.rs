@@ -1,9 +1,11 @@
-//! Rule discovery (`slink rules discover`): enumerate premises in a small window, keep the proven-sound, minimal ones the current rules cannot derive, rank them on a corpus and write them as rule files.
+//! Rule discovery (`slink rules discover`): enumerate premises in a small window (or learn them from the short probes of a corpus), keep the proven-sound, minimal ones the current rules cannot derive, rank them on a corpus and write them as rule files.
 //!
 //! The stages, each in its own module:
 //! 1. [`enumerate`]: every box up to the window, every clue placement and premise of a few
 //!    lines and crosses; what each forces under the local laws ([`laws`], on a [`window`]);
-//!    the minimal, canonical ones that force something are the candidates;
+//!    the minimal, canonical ones that force something are the candidates; or, with
+//!    `--from-probes`, [`learn`]: the windows of the short probes that solving a corpus
+//!    makes, minimised under the same laws;
 //! 2. [`novelty`]: candidates the current rule set (rules and loop closure) derives from the
 //!    premise alone are dropped;
 //! 3. each survivor is given an example and a quiet board ([`rulefile`]);
@@ -16,6 +18,7 @@
 pub mod colours;
 pub mod enumerate;
 pub mod laws;
+pub mod learn;
 pub mod matcher;
 pub mod novelty;
 pub mod progress;
@@ -128,8 +131,69 @@ pub fn discover(
     lap(&mut report, "examples");
     let chosen = choose_stage(set, settings, corpus, &pool, progress, &mut report);
     lap(&mut report, "prove and rank");
-    name_rules(set, &pool, chosen, &mut report);
+    name_rules(set, &pool, chosen, "", &mut report);
     report
+}
+
+/// Discovery from probes ([`learn`]): the candidates are harvested from the short probes
+/// that solving `corpus` with probing on makes, then go through novelty, examples, proof
+/// and ranking on the same corpus as enumerated ones do. The rules are named `probe-...`.
+pub fn discover_from_probes(
+    set: &RuleSet,
+    settings: &Settings,
+    options: learn::LearnOptions,
+    corpus: Vec<Puzzle>,
+    progress: &Progress,
+) -> (Discovery, learn::Harvest) {
+    let mut report = Discovery::default();
+    let mut clock = Instant::now();
+    let mut lap = |report: &mut Discovery, name: &'static str| {
+        report.timings.push((name, clock.elapsed().as_secs_f64()));
+        clock = Instant::now();
+    };
+    // Each round harvests with the rule set plus the picks of the rounds before (on the
+    // candidates pooled so far), so that later rounds see the stuck boards those picks leave.
+    let mut harvest = learn::Harvest::default();
+    let mut current = set.clone();
+    for round in 0..options.rounds.max(1) {
+        let stage = progress.stage("harvest", corpus.len());
+        let found = learn::harvest(&current, &corpus, options, &|| stage.tick());
+        stage.done();
+        harvest.absorb(found);
+        if round + 1 == options.rounds.max(1) {
+            break;
+        }
+        let mut scratch = Discovery::default();
+        let candidates = harvest.candidates.iter().map(|(c, _)| c.clone()).collect();
+        let fresh = novelty_stage(set, candidates, progress, &mut scratch);
+        let pool = examples_stage(fresh, settings, progress, &mut scratch);
+        let chosen = choose_stage(
+            set,
+            settings,
+            Some(corpus.clone()),
+            &pool,
+            progress,
+            &mut scratch,
+        );
+        current = set.clone();
+        for (k, (i, _)) in chosen.into_iter().enumerate() {
+            let mut rule = pool[i].1.clone();
+            rule.name = format!("probe-round-{round}-{k}");
+            current.rules.push(rule);
+        }
+    }
+    report.placements = harvest.short;
+    report.candidates = harvest.candidates.len();
+    lap(&mut report, "harvest");
+    let candidates = harvest.candidates.iter().map(|(c, _)| c.clone()).collect();
+    let fresh = novelty_stage(set, candidates, progress, &mut report);
+    lap(&mut report, "novelty");
+    let pool = examples_stage(fresh, settings, progress, &mut report);
+    lap(&mut report, "examples");
+    let chosen = choose_stage(set, settings, Some(corpus), &pool, progress, &mut report);
+    lap(&mut report, "prove and rank");
+    name_rules(set, &pool, chosen, "probe-", &mut report);
+    (report, harvest)
 }
 
 /// Stage 1: the candidates of the window.
@@ -324,12 +388,13 @@ fn name_rules(
     set: &RuleSet,
     pool: &[(Candidate, Rule)],
     chosen: Vec<(usize, Option<Gain>)>,
+    prefix: &str,
     report: &mut Discovery,
 ) {
     let mut taken: HashSet<String> = set.rules.iter().map(|r| r.name.clone()).collect();
     for (i, gain) in chosen {
         let (candidate, mut rule) = pool[i].clone();
-        let base = rulefile::base_name(&candidate);
+        let base = format!("{prefix}{}", rulefile::base_name(&candidate));
         rule.name = (1..)
             .map(|k| format!("{base}-{k}"))
             .find(|n| !taken.contains(n))
