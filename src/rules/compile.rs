@@ -517,10 +517,12 @@ impl Table {
             .filter_map(|f| slot(f.at).map(|k| (k, bit(k, f.glyph))))
             .collect();
         let variants = Arc::make_mut(&mut self.variants);
-        for state in 0..256u32 {
-            if state & need != need {
-                continue;
-            }
+        // Only the states that hold the premise: `need` plus each subset of the other bits
+        // (states are independent, so their order does not matter).
+        let free = 0xFF & !need;
+        let mut rest = free;
+        loop {
+            let state = need | rest;
             for &(k, b) in &conclusion {
                 let s = &mut self.set[state as usize];
                 if state & b == 0 && (u32::from(*s) >> (2 * k)) & 3 == 0 {
@@ -528,6 +530,10 @@ impl Table {
                     variants[state as usize][k] = vi as u32;
                 }
             }
+            if rest == 0 {
+                break;
+            }
+            rest = (rest - 1) & free;
         }
     }
 }
@@ -670,46 +676,39 @@ enum Shape {
 }
 
 fn shape(v: &Variant) -> Shape {
-    let facts: Vec<&Fact> = v.premise.iter().chain(&v.conclusion).collect();
-    let clues: Vec<&Fact> = facts
-        .iter()
-        .copied()
-        .filter(|f| matches!(f.glyph, Glyph::Clue(_)))
-        .collect();
-    match clues.as_slice() {
-        [] => {
-            let Some(first) = facts.first() else {
+    // Read without collecting: the rule book and every level's layout ask for each variant.
+    let facts = || v.premise.iter().chain(&v.conclusion);
+    let mut clues = facts().filter(|f| matches!(f.glyph, Glyph::Clue(_)));
+    match (clues.next(), clues.next(), clues.next()) {
+        (None, ..) => {
+            let Some(first) = facts().next() else {
                 return Shape::General;
             };
             for dot in first.at.edge_dots() {
-                if facts
-                    .iter()
-                    .all(|f| DOT_SLOTS.iter().any(|&s| dot + s == f.at))
-                {
+                if facts().all(|f| DOT_SLOTS.iter().any(|&s| dot + s == f.at)) {
                     return Shape::Dot(dot);
                 }
             }
             Shape::General
         }
-        [clue] => {
+        (Some(clue), None, _) => {
             let Glyph::Clue(n) = clue.glyph else {
                 unreachable!("filtered on clues")
             };
-            let local = facts
-                .iter()
-                .all(|f| f.at == clue.at || CELL_SLOTS.iter().any(|&s| clue.at + s == f.at));
+            let local =
+                facts().all(|f| f.at == clue.at || CELL_SLOTS.iter().any(|&s| clue.at + s == f.at));
             if local && n <= 3 {
                 Shape::Cell(clue.at, n)
             } else {
                 Shape::General
             }
         }
-        [a, b] => {
+        (Some(a), Some(b), None) => {
             let (Glyph::Clue(na), Glyph::Clue(nb)) = (a.glyph, b.glyph) else {
                 unreachable!("filtered on clues")
             };
             let in_window = |cell: Pos, p: Pos| CELL_SLOTS.iter().any(|&s| cell + s == p);
-            let local = facts.iter().all(|f| {
+            let local = facts().all(|f| {
                 f.at == a.at || f.at == b.at || in_window(a.at, f.at) || in_window(b.at, f.at)
             });
             if local && na <= 3 && nb <= 3 {
