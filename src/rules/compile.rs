@@ -48,11 +48,15 @@ impl RuleBook {
         // read a second clue cell at most `reach` away, and slots two lattice steps away.
         let span = variants
             .iter()
-            .map(|v| match shape(v) {
-                _ if v.has_colours() => variant_span(v),
-                Shape::General => variant_span(v),
-                Shape::Pair([(a, _), (b, _)]) => (a.y - b.y).abs().max((a.x - b.x).abs()),
-                Shape::Cell(..) | Shape::Dot(_) => 2,
+            .map(|v| {
+                if v.has_colours() {
+                    return variant_span(v);
+                }
+                match shape(v) {
+                    Shape::General => variant_span(v),
+                    Shape::Pair([(a, _), (b, _)]) => (a.y - b.y).abs().max((a.x - b.x).abs()),
+                    Shape::Cell(..) | Shape::Dot(_) => 2,
+                }
             })
             .max()
             .unwrap_or(0);
