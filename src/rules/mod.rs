@@ -384,12 +384,12 @@ impl RuleSet {
             .expect("the built-in rules are checked by the test suite")
     }
 
-    /// The built-in rule set without the rules' examples, which are left unread: what
-    /// solving, explaining, hints and the generator need, loaded in about two thirds of the
-    /// time (half the built-in files' text is examples, run by the test suite and by
-    /// `slink rules test`, which load [`RuleSet::builtin`]), and not checked for meaning
-    /// again: the test suite checks the built-in files, and that this set is
-    /// [`RuleSet::builtin`] less its examples.
+    /// The built-in rule set without the rules' examples, which are left unread (half the
+    /// built-in files' text is examples, run by the test suite and by `slink rules test`,
+    /// which load [`RuleSet::builtin`]), and not checked for meaning again (the test suite
+    /// checks the built-in files, and that this set is [`RuleSet::builtin`] less its
+    /// examples): what solving, explaining, hints and the generator need, loaded in a
+    /// fraction of the time.
     pub fn builtin_to_solve() -> RuleSet {
         RuleSet::from_sources_with(BUILTIN_RULES, false)
             .expect("the built-in rules are checked by the test suite")
