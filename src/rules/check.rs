@@ -82,7 +82,6 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
         return None;
     }
     check_premise_kept(file, rule, errors);
-    let premise_colours = colours(&rule.when.colours);
     let added_colours = check_colours(file, rule, errors);
     let added = check_added(file, rule, !added_colours.is_empty(), errors, errors_before);
     let level = check_level(file, rule, errors);
@@ -92,6 +91,57 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
             examples.push(e);
         }
     }
+    Some(rule_of(file, rule, level, added, added_colours, examples))
+}
+
+/// The rule of a file known to pass [`check_file`], built without checking it again, and
+/// without its examples: what the built-in set to solve with needs (the test suite checks
+/// the built-in files, and that this gives the same rules as [`check_file`] less their
+/// examples). Its deducers are read as `check_file` reads them; an unknown one panics.
+pub(crate) fn read_checked_file(file: &FileAst) -> (Vec<Rule>, Vec<Deducer>) {
+    let deducers = file
+        .uses
+        .iter()
+        .map(|u| Deducer::from_name(&u.name).expect("a checked file names known deducers"))
+        .collect();
+    let rules = file
+        .rules
+        .iter()
+        .map(|rule| {
+            let mut added: Vec<Fact> = rule
+                .then
+                .facts
+                .iter()
+                .filter(|f| !rule.when.facts.iter().any(|w| w.at == f.at))
+                .map(|f| Fact {
+                    at: f.at,
+                    glyph: f.glyph,
+                })
+                .collect();
+            added.sort();
+            let level = rule.level.map_or(1, |(n, _)| n);
+            rule_of(
+                &file.name,
+                rule,
+                level,
+                added,
+                added_colours(rule),
+                Vec::new(),
+            )
+        })
+        .collect();
+    (rules, deducers)
+}
+
+/// A checked rule from its parsed form and the parts checking worked out.
+fn rule_of(
+    file: &str,
+    rule: &RuleAst,
+    level: u32,
+    added: Vec<Fact>,
+    added_colours: Vec<Colour>,
+    examples: Vec<Example>,
+) -> Rule {
     let mut premise: Vec<Fact> = rule
         .when
         .facts
@@ -104,7 +154,7 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
     premise.sort();
     let mut dots = rule.when.dots.clone();
     dots.sort();
-    Some(Rule {
+    Rule {
         name: rule.name.clone(),
         description: rule.description.clone(),
         assumes_single_loop: rule.assumes_single_loop,
@@ -114,10 +164,10 @@ fn check_rule(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Optio
         dots,
         premise,
         conclusion: added,
-        premise_colours,
+        premise_colours: colours(&rule.when.colours),
         conclusion_colours: added_colours,
         examples,
-    })
+    }
 }
 
 /// Colour facts as drawn, checked (sorted).
@@ -187,12 +237,17 @@ fn check_colours(file: &str, rule: &RuleAst, errors: &mut Vec<Diagnostic>) -> Ve
     };
     alone(&rule.when.colours, "when", errors);
     alone(&rule.then.colours, "then", errors);
-    let when: BTreeSet<Pos> = rule.when.colours.iter().map(|c| c.at).collect();
+    added_colours(rule)
+}
+
+/// The `then` picture's colour letters on cells the `when` picture leaves unlettered, as
+/// checked colour facts (sorted).
+fn added_colours(rule: &RuleAst) -> Vec<Colour> {
     let added: Vec<PictureColour> = rule
         .then
         .colours
         .iter()
-        .filter(|c| !when.contains(&c.at))
+        .filter(|c| !rule.when.colours.iter().any(|w| w.at == c.at))
         .copied()
         .collect();
     colours(&added)

@@ -48,11 +48,15 @@ impl RuleBook {
         // read a second clue cell at most `reach` away, and slots two lattice steps away.
         let span = variants
             .iter()
-            .map(|v| match shape(v) {
-                _ if v.has_colours() => variant_span(v),
-                Shape::General => variant_span(v),
-                Shape::Pair([(a, _), (b, _)]) => (a.y - b.y).abs().max((a.x - b.x).abs()),
-                Shape::Cell(..) | Shape::Dot(_) => 2,
+            .map(|v| {
+                if v.has_colours() {
+                    return variant_span(v);
+                }
+                match shape(v) {
+                    Shape::General => variant_span(v),
+                    Shape::Pair([(a, _), (b, _)]) => (a.y - b.y).abs().max((a.x - b.x).abs()),
+                    Shape::Cell(..) | Shape::Dot(_) => 2,
+                }
             })
             .max()
             .unwrap_or(0);
@@ -517,10 +521,12 @@ impl Table {
             .filter_map(|f| slot(f.at).map(|k| (k, bit(k, f.glyph))))
             .collect();
         let variants = Arc::make_mut(&mut self.variants);
-        for state in 0..256u32 {
-            if state & need != need {
-                continue;
-            }
+        // Only the states that hold the premise: `need` plus each subset of the other bits
+        // (states are independent, so their order does not matter).
+        let free = 0xFF & !need;
+        let mut rest = free;
+        loop {
+            let state = need | rest;
             for &(k, b) in &conclusion {
                 let s = &mut self.set[state as usize];
                 if state & b == 0 && (u32::from(*s) >> (2 * k)) & 3 == 0 {
@@ -528,6 +534,10 @@ impl Table {
                     variants[state as usize][k] = vi as u32;
                 }
             }
+            if rest == 0 {
+                break;
+            }
+            rest = (rest - 1) & free;
         }
     }
 }
@@ -670,46 +680,39 @@ enum Shape {
 }
 
 fn shape(v: &Variant) -> Shape {
-    let facts: Vec<&Fact> = v.premise.iter().chain(&v.conclusion).collect();
-    let clues: Vec<&Fact> = facts
-        .iter()
-        .copied()
-        .filter(|f| matches!(f.glyph, Glyph::Clue(_)))
-        .collect();
-    match clues.as_slice() {
-        [] => {
-            let Some(first) = facts.first() else {
+    // Read without collecting: the rule book and every level's layout ask for each variant.
+    let facts = || v.premise.iter().chain(&v.conclusion);
+    let mut clues = facts().filter(|f| matches!(f.glyph, Glyph::Clue(_)));
+    match (clues.next(), clues.next(), clues.next()) {
+        (None, ..) => {
+            let Some(first) = facts().next() else {
                 return Shape::General;
             };
             for dot in first.at.edge_dots() {
-                if facts
-                    .iter()
-                    .all(|f| DOT_SLOTS.iter().any(|&s| dot + s == f.at))
-                {
+                if facts().all(|f| DOT_SLOTS.iter().any(|&s| dot + s == f.at)) {
                     return Shape::Dot(dot);
                 }
             }
             Shape::General
         }
-        [clue] => {
+        (Some(clue), None, _) => {
             let Glyph::Clue(n) = clue.glyph else {
                 unreachable!("filtered on clues")
             };
-            let local = facts
-                .iter()
-                .all(|f| f.at == clue.at || CELL_SLOTS.iter().any(|&s| clue.at + s == f.at));
+            let local =
+                facts().all(|f| f.at == clue.at || CELL_SLOTS.iter().any(|&s| clue.at + s == f.at));
             if local && n <= 3 {
                 Shape::Cell(clue.at, n)
             } else {
                 Shape::General
             }
         }
-        [a, b] => {
+        (Some(a), Some(b), None) => {
             let (Glyph::Clue(na), Glyph::Clue(nb)) = (a.glyph, b.glyph) else {
                 unreachable!("filtered on clues")
             };
             let in_window = |cell: Pos, p: Pos| CELL_SLOTS.iter().any(|&s| cell + s == p);
-            let local = facts.iter().all(|f| {
+            let local = facts().all(|f| {
                 f.at == a.at || f.at == b.at || in_window(a.at, f.at) || in_window(b.at, f.at)
             });
             if local && na <= 3 && nb <= 3 {

@@ -70,32 +70,41 @@ fn place_colours(
 
 /// The distinct variants of one rule, identity first.
 pub fn expand_rule(index: usize, rule: &Rule) -> Vec<Variant> {
-    // At most eight variants: a scan of those kept finds a repeat without hashing.
-    let mut variants: Vec<Variant> = Vec::new();
+    // At most eight variants: a scan of those kept finds a repeat without hashing. Each
+    // symmetry is worked out in the same scratch lists, copied out only when it is new.
+    let mut variants: Vec<Variant> = Vec::with_capacity(Symmetry::ALL.len());
+    let mut dots: Vec<Pos> = Vec::with_capacity(rule.dots.len());
+    let mut premise: Vec<Fact> = Vec::with_capacity(rule.premise.len());
+    let mut conclusion: Vec<Fact> = Vec::with_capacity(rule.conclusion.len());
+    let coloured = !rule.premise_colours.is_empty() || !rule.conclusion_colours.is_empty();
     for symmetry in Symmetry::ALL {
-        let dots: Vec<Pos> = rule.dots.iter().map(|&p| symmetry.apply(p)).collect();
+        dots.clear();
+        dots.extend(rule.dots.iter().map(|&p| symmetry.apply(p)));
         let min_y = dots.iter().map(|p| p.y).min().unwrap_or(0);
         let min_x = dots.iter().map(|p| p.x).min().unwrap_or(0);
         let shift = Pos::new(min_y, min_x);
-        let place = |facts: &[Fact]| {
-            let mut out: Vec<Fact> = facts
-                .iter()
-                .map(|f| Fact {
-                    at: symmetry.apply(f.at) - shift,
-                    glyph: f.glyph,
-                })
-                .collect();
-            out.sort();
-            out
+        let place = |facts: &[Fact], out: &mut Vec<Fact>| {
+            out.clear();
+            out.extend(facts.iter().map(|f| Fact {
+                at: symmetry.apply(f.at) - shift,
+                glyph: f.glyph,
+            }));
+            // Facts equal in order are equal: an unstable sort gives the same list.
+            out.sort_unstable();
         };
-        let mut dots: Vec<Pos> = dots.into_iter().map(|p| p - shift).collect();
-        dots.sort();
-        let premise = place(&rule.premise);
-        let conclusion = place(&rule.conclusion);
-        let (premise_colours, conclusion_colours) =
+        for p in &mut dots {
+            *p = *p - shift;
+        }
+        dots.sort_unstable();
+        place(&rule.premise, &mut premise);
+        place(&rule.conclusion, &mut conclusion);
+        let (premise_colours, conclusion_colours) = if coloured {
             place_colours(&rule.premise_colours, &rule.conclusion_colours, |p| {
                 symmetry.apply(p) - shift
-            });
+            })
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let repeat = variants.iter().any(|v| {
             v.premise == premise
                 && v.conclusion == conclusion
@@ -107,9 +116,9 @@ pub fn expand_rule(index: usize, rule: &Rule) -> Vec<Variant> {
             variants.push(Variant {
                 rule: index,
                 symmetry,
-                dots,
-                premise,
-                conclusion,
+                dots: dots.clone(),
+                premise: premise.clone(),
+                conclusion: conclusion.clone(),
                 premise_colours,
                 conclusion_colours,
             });

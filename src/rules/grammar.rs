@@ -210,6 +210,8 @@ fn parse_picture(
     let Some(origin) = picture_origin(file, rows, errors) else {
         return picture;
     };
+    // One buffer for the padded rows of the picture, not one per row.
+    let mut padded = String::new();
     for (row, &(line, text)) in rows.iter().enumerate() {
         let mut reader = RowReader {
             file,
@@ -220,7 +222,7 @@ fn parse_picture(
             picture: &mut picture,
             errors: &mut *errors,
         };
-        reader.read(text, row % 2 == 0);
+        reader.read(text, row % 2 == 0, &mut padded);
     }
     picture.broken = errors.len() > errors_before;
     picture
@@ -308,8 +310,8 @@ struct RowReader<'p, 'f> {
 }
 
 impl RowReader<'_, '_> {
-    /// Reads a dot row (`dots`) or a cell row.
-    fn read(&mut self, text: &str, dots: bool) {
+    /// Reads a dot row (`dots`) or a cell row; `padded` is a buffer to pad it in.
+    fn read(&mut self, text: &str, dots: bool, padded: &mut String) {
         let text = text.trim_end();
         let origin = self.origin;
         if let Some(i) = text[..origin.min(text.len())].find(|c| c != ' ') {
@@ -327,15 +329,16 @@ impl RowReader<'_, '_> {
             return;
         }
         // Pad to whole groups so that trimmed trailing spaces do not matter.
-        let mut padded = text[origin..].to_string();
+        padded.clear();
+        padded.push_str(&text[origin..]);
         while padded.len() % 4 != 1 {
             padded.push(' ');
         }
         self.width = padded.len();
         if dots {
-            self.dot_row(&padded);
+            self.dot_row(padded);
         } else {
-            self.cell_row(&padded);
+            self.cell_row(padded);
         }
     }
 
@@ -749,8 +752,13 @@ impl<'a> FileParser<'a> {
             self.skip();
             return;
         }
-        let (rows, after_gap) = self.picture_rows();
         if !self.examples && matches!(kw, Keyword::Example | Keyword::Gives | Keyword::Quiet) {
+            // Passed over: up to the next keyword line, as `picture_rows` would gather.
+            while self.i < self.lines.len()
+                && !matches!(classify(self.line(self.i)), Line::Keyword(_))
+            {
+                self.i += 1;
+            }
             if self.current.is_none() {
                 return;
             }
@@ -760,6 +768,7 @@ impl<'a> FileParser<'a> {
             };
             return;
         }
+        let (rows, after_gap) = self.picture_rows();
         let errors_before = self.errors.len();
         let picture = parse_picture(self.file, at, &rows, &mut self.errors);
         if kw == Keyword::When {
