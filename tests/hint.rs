@@ -361,16 +361,17 @@ fn bad_boards_are_named_with_their_place() {
 }
 
 /// The built-in rule files as they were when the `hint-stuck` and `hint-colour` boards were
-/// written (deduction's fixpoint then): without the discovered rules of `windows.rules`, which
-/// find steps on those boards. In a directory `rules` of its own, so steps name
-/// `rules/FILE:LINE` as the built-in set's do.
+/// written (deduction's fixpoint then): without the discovered rules of `windows.rules` and
+/// the rules learned from probes of `learned.rules`, which find steps on those boards. In a
+/// directory `rules` of its own, so steps name `rules/FILE:LINE` as the built-in set's do.
 fn rules_of_the_boards() -> (TempDir, String) {
     let dir = TempDir::new("hint-rules");
     let rules = dir.0.join("rules");
     std::fs::create_dir_all(&rules).unwrap();
     for entry in std::fs::read_dir(common::root().join("rules")).unwrap() {
         let path = entry.unwrap().path();
-        if path.is_file() && path.file_name().unwrap() != "windows.rules" {
+        let name = path.file_name().unwrap();
+        if path.is_file() && name != "windows.rules" && name != "learned.rules" {
             std::fs::copy(&path, rules.join(path.file_name().unwrap())).unwrap();
         }
     }
