@@ -16,11 +16,10 @@
 //! whose assignments cannot be listed (more than [`super::laws::PLACEMENT_LIMIT`]) are
 //! skipped.
 
-use super::enumerate::{BoxJob, Candidate, edge_facts, image};
+use super::enumerate::{BoxJob, Candidate, edge_facts, image, premise_facts};
 use super::laws::{Edges, Placement, shared};
 use super::window::{BoxSymmetry, Window};
 use crate::geometry::Pos;
-use crate::rules::{Fact, Glyph};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
@@ -520,16 +519,7 @@ impl<'a> Task<'a> {
                 needs
             }
         };
-        let mut premise_facts = edge_facts(w, premise.edges);
-        for (&at, clue) in w.cells.iter().zip(&self.placement) {
-            if let Some(n) = clue {
-                premise_facts.push(Fact {
-                    at,
-                    glyph: Glyph::Clue(*n),
-                });
-            }
-        }
-        premise_facts.sort();
+        let premise_facts = premise_facts(w, premise.edges, &self.placement);
         let mut premise_colours: Vec<(Pos, Pos, bool)> = premise
             .colours
             .iter()
@@ -559,6 +549,7 @@ impl<'a> Task<'a> {
 mod tests {
     use super::*;
     use crate::discover::enumerate::{Options, Shape, plan};
+    use crate::rules::Glyph;
 
     fn run(rows: usize, cols: usize, alphabet: &[Option<u8>], k: usize) -> Vec<Candidate> {
         let options = Options {

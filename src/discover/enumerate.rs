@@ -146,6 +146,22 @@ pub fn edge_facts(window: &Window, edges: Edges) -> Vec<Fact> {
     facts
 }
 
+/// A candidate's premise as facts: its lines and crosses (as [`edge_facts`]) and the clues of
+/// its placement, sorted.
+pub fn premise_facts(window: &Window, edges: Edges, placement: &[Option<u8>]) -> Vec<Fact> {
+    let mut facts = edge_facts(window, edges);
+    for (&at, clue) in window.cells.iter().zip(placement) {
+        if let Some(n) = clue {
+            facts.push(Fact {
+                at,
+                glyph: Glyph::Clue(*n),
+            });
+        }
+    }
+    facts.sort();
+    facts
+}
+
 /// One box's laws and the clue placements to enumerate in it.
 pub struct BoxJob {
     /// The laws premises are derived under.
@@ -429,38 +445,12 @@ impl<'a> Task<'a> {
                 .closure(&self.placement, premise)
                 .is_none_or(|c| !new.within(c))
         });
-        let edge_facts = |edges: Edges| {
-            let mut facts = Vec::new();
-            for (i, &at) in window.edges.iter().enumerate() {
-                if edges.lines >> i & 1 == 1 {
-                    facts.push(Fact {
-                        at,
-                        glyph: Glyph::Line,
-                    });
-                } else if edges.crosses >> i & 1 == 1 {
-                    facts.push(Fact {
-                        at,
-                        glyph: Glyph::Cross,
-                    });
-                }
-            }
-            facts
-        };
-        let mut premise_facts = edge_facts(premise);
-        for (&at, clue) in window.cells.iter().zip(&self.placement) {
-            if let Some(n) = clue {
-                premise_facts.push(Fact {
-                    at,
-                    glyph: Glyph::Clue(*n),
-                });
-            }
-        }
-        premise_facts.sort();
+        let premise_facts = premise_facts(window, premise, &self.placement);
         Candidate {
             rows: window.rows,
             cols: window.cols,
             premise: premise_facts,
-            conclusion: edge_facts(new),
+            conclusion: edge_facts(window, new),
             single_loop,
             premise_colours: Vec::new(),
             conclusion_colours: Vec::new(),

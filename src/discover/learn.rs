@@ -22,7 +22,7 @@
 //! square, so that the same rule harvested twice counts once. The rest of the pipeline is
 //! discovery's: novelty, examples, proof and ranking on the corpus.
 
-use super::enumerate::{Candidate, edge_facts};
+use super::enumerate::{Candidate, edge_facts, premise_facts};
 use super::laws::{Edges, Laws, Placement};
 use super::window::Window;
 use crate::board::colours::Colouring;
@@ -31,7 +31,7 @@ use crate::deduce::{Deducer, DeducerSet};
 use crate::geometry::{Pos, Symmetry};
 use crate::puzzle::Puzzle;
 use crate::rules::compile::RuleBook;
-use crate::rules::{Fact, Glyph, RuleSet};
+use crate::rules::{Fact, RuleSet};
 use crate::solve::{SolveOptions, Solver};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -496,16 +496,7 @@ fn learn(
         let used = if single_loop { &sub } else { &plain };
         let all = used.backbone_with(&w.placement, w.edges, &w.parities)?;
         let new = all.minus(w.edges);
-        let mut premise = edge_facts(&sub.window, w.edges);
-        for (&at, clue) in sub.window.cells.iter().zip(&w.placement) {
-            if let Some(n) = clue {
-                premise.push(Fact {
-                    at,
-                    glyph: Glyph::Clue(*n),
-                });
-            }
-        }
-        premise.sort();
+        let premise = premise_facts(&sub.window, w.edges, &w.placement);
         let mut premise_colours: Vec<(Pos, Pos, bool)> = kept
             .colours
             .iter()
