@@ -15,8 +15,9 @@ use super::{
     dimacs, take_model, trace,
 };
 use batsat::{Lit, SolverInterface, Theory, Var, lbool};
-use cadical_sys::{CaDiCal, ExternalPropagator, Status, Terminator};
-use std::cell::Cell;
+use cadical_sys::{CaDiCal, ExternalPropagator, Learner, Status, Terminator};
+use std::cell::{Cell, RefCell};
+use std::collections::BinaryHeap;
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::time::Instant;
@@ -107,6 +108,62 @@ struct Counters {
     closures: Cell<u64>,
 }
 
+/// Activities of the colour variables (EXPERIMENT: VSIDS over colours, for `cb_decide`).
+struct Act {
+    activity: Vec<f64>,
+    inc: f64,
+    /// (activity bits, colour): stale entries are skipped.
+    heap: BinaryHeap<(u64, u32)>,
+    /// Per edge variable: its two cells' colours (`u32::MAX`: off the grid).
+    edge_cells: Vec<[u32; 2]>,
+    first: usize,
+    colours: usize,
+}
+
+impl Act {
+    fn bump(&mut self, k: usize) {
+        self.activity[k] += self.inc;
+        if self.activity[k] > 1e100 {
+            for a in &mut self.activity {
+                *a *= 1e-100;
+            }
+            self.inc *= 1e-100;
+            self.heap = (0..self.activity.len())
+                .map(|j| (self.activity[j].to_bits(), j as u32))
+                .collect();
+        }
+        self.heap.push((self.activity[k].to_bits(), k as u32));
+    }
+}
+
+/// Feeds the learnt clauses' variables to `Act`.
+struct Bumper(Rc<RefCell<Act>>);
+
+impl Learner for Bumper {
+    fn learning(&mut self, _size: i32) -> bool {
+        true
+    }
+
+    fn learn(&mut self, lit: i32) {
+        let mut a = self.0.borrow_mut();
+        if lit == 0 {
+            a.inc /= 0.95;
+            return;
+        }
+        let v = lit.unsigned_abs() as usize - 1;
+        if v >= a.first && v - a.first < a.colours {
+            let k = v - a.first;
+            a.bump(k);
+        } else if v < a.edge_cells.len() {
+            for c in a.edge_cells[v] {
+                if c != u32::MAX {
+                    a.bump(c as usize);
+                }
+            }
+        }
+    }
+}
+
 /// The loop theory as CaDiCaL's external propagator.
 struct Up {
     theory: LoopTheory<Rc<Board>, Rc<Layout>>,
@@ -125,6 +182,7 @@ struct Up {
     next: usize,
     /// Per colour: its last value (its phase).
     saved: Vec<bool>,
+    act: Option<Rc<RefCell<Act>>>,
 }
 
 impl Up {
@@ -174,6 +232,11 @@ impl ExternalPropagator for Up {
             if k >= self.first && k - self.first < self.colours {
                 self.saved[k - self.first] = p.sign();
                 self.next = self.next.min(k - self.first);
+                if let Some(act) = &self.act {
+                    let mut a = act.borrow_mut();
+                    let bits = a.activity[k - self.first].to_bits();
+                    a.heap.push((bits, (k - self.first) as u32));
+                }
             }
         }
         self.arg.levels.truncate(new_level);
@@ -200,6 +263,23 @@ impl ExternalPropagator for Up {
     }
 
     fn cb_decide(&mut self) -> i32 {
+        if let Some(act) = &self.act {
+            let mut a = act.borrow_mut();
+            while let Some((bits, j)) = a.heap.pop() {
+                let j = j as usize;
+                let k = self.first + j;
+                if bits != a.activity[j].to_bits()
+                    || self.arg.val[k] != lbool::UNDEF
+                    || self.arg.pend[k] != lbool::UNDEF
+                {
+                    continue;
+                }
+                // Unassigned: it goes back in the heap when it is unassigned again.
+                let x = k as i32 + 1;
+                return if self.saved[j] { x } else { -x };
+            }
+            return 0;
+        }
         if !self.sweep {
             return 0;
         }
@@ -331,7 +411,29 @@ pub(super) fn search(
         colours: layout.colours.len(),
         next: 0,
         saved: vec![false; layout.colours.len()],
+        act: None,
     };
+    let mut up = up;
+    let mut bumper = None;
+    if std::env::var_os("SLINK_X_VSIDS").is_some() {
+        let first = up.first;
+        let colours = up.colours;
+        let edge_cells = layout
+            .edges
+            .iter()
+            .map(|&e| board.edge_cells(e).map(|c| layout.colour_of[c]))
+            .collect();
+        let act = Rc::new(RefCell::new(Act {
+            activity: vec![0.0; colours],
+            inc: 1.0,
+            heap: (0..colours as u32).map(|j| (0f64.to_bits(), j)).collect(),
+            edge_cells,
+            first,
+            colours,
+        }));
+        bumper = Some(Bumper(Rc::clone(&act)));
+        up.act = Some(act);
+    }
     {
         let cad = r.cad.as_mut().expect("a CaDiCaL residue");
         if (cad.declared as usize) < vars {
@@ -339,6 +441,9 @@ pub(super) fn search(
             cad.declared = vars as i32;
         }
         cad.solver.connect_external_propagator(up);
+        if let Some(b) = bumper {
+            cad.solver.connect_learner(b);
+        }
         for v in 1..=vars as i32 {
             cad.solver.add_observed_var(v);
         }
