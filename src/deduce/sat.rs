@@ -69,10 +69,6 @@ use crate::verify::check_answer;
 use batsat::{
     Callbacks, ClauseKind, Lit, Solver, SolverInterface, SolverOpts, Theory, TheoryArg, Var, lbool,
 };
-use cadical_sys::CaDiCal;
-use std::ops::Deref;
-
-mod cadical;
 use std::time::Instant;
 
 /// Grids of fewer cells start all outside, never from the comb: every published puzzle of
@@ -110,22 +106,9 @@ struct Residue {
     /// Every clause added, as DIMACS literals, when the instance is to be dumped
     /// (`SLINK_SAT_DUMP`, see `dump`).
     dumped: Option<Vec<Vec<i32>>>,
-    /// The CaDiCaL back end, when it is the one searching (then batsat only numbers the
-    /// variables, and every clause goes to CaDiCaL).
-    cad: Option<Cad>,
-}
-
-/// A residue's CaDiCaL solver (see `up`).
-struct Cad {
-    solver: CaDiCal,
-    /// Variables declared to it.
-    declared: i32,
-    /// The model of the last call that found one, per variable.
-    model: Vec<lbool>,
 }
 
 /// The variables of a residue: edges and cell colours.
-#[derive(Clone)]
 struct Layout {
     /// Per lattice index: the variable of an unknown grid edge (`u32::MAX`: none).
     var_of: Vec<u32>,
@@ -163,18 +146,6 @@ impl Residue {
         if let Some(d) = &mut self.dumped {
             d.push(lits.iter().map(|&l| dimacs(l)).collect());
         }
-        if let Some(cad) = &mut self.cad {
-            let top = lits.iter().map(|&l| dimacs(l).abs()).max().unwrap_or(0);
-            if top > cad.declared {
-                cad.solver.resize(top);
-                cad.declared = top;
-            }
-            for &l in lits {
-                cad.solver.add(dimacs(l));
-            }
-            cad.solver.add(0);
-            return;
-        }
         self.clause.clear();
         self.clause.extend_from_slice(lits);
         self.solver.add_clause_reuse(&mut self.clause);
@@ -208,10 +179,7 @@ impl Residue {
     fn on(&self, board: &Board, e: usize) -> bool {
         match self.layout.var_of[e] {
             u32::MAX => board.at(e) == LINE,
-            v => match &self.cad {
-                Some(cad) => cad.model[v as usize] == lbool::TRUE,
-                None => self.solver.get_model()[v as usize] == lbool::TRUE,
-            },
+            v => self.solver.get_model()[v as usize] == lbool::TRUE,
         }
     }
 }
@@ -309,37 +277,6 @@ fn chain_ends(board: &Board) -> Vec<u32> {
     mate
 }
 
-/// What the loop theory asks of the solver it runs in: batsat's `TheoryArg`, or
-/// [`UpArg`] under CaDiCaL's external propagator.
-trait Acts {
-    /// The literals assigned so far, in order.
-    fn model(&self) -> &[Lit];
-    /// The value of `v`.
-    fn value(&self, v: Var) -> lbool;
-    /// Sets `p`, implied by the literals of `why` (all true); `false` on a conflict.
-    fn propagate(&mut self, p: Lit, why: &[Lit]) -> bool;
-    /// The conflict `lemma` (all its literals false); `keep`: keep it as a clause.
-    fn raise_conflict(&mut self, lemma: &[Lit], keep: bool);
-}
-
-impl Acts for TheoryArg<'_> {
-    fn model(&self) -> &[Lit] {
-        TheoryArg::model(self)
-    }
-
-    fn value(&self, v: Var) -> lbool {
-        TheoryArg::value(self, v)
-    }
-
-    fn propagate(&mut self, p: Lit, _why: &[Lit]) -> bool {
-        TheoryArg::propagate(self, p)
-    }
-
-    fn raise_conflict(&mut self, lemma: &[Lit], keep: bool) {
-        TheoryArg::raise_conflict(self, lemma, keep);
-    }
-}
-
 /// The single-loop condition as a theory of the solver, on the edges and on the colours.
 ///
 /// Edges: whenever the edges on close a loop that cannot be the whole answer, the solver
@@ -354,9 +291,9 @@ impl Acts for TheoryArg<'_> {
 /// conflict, and a cell so walled off is inside. These cuts are short (the wall of a
 /// region, not the edges of a loop) and strong: they refute a sparse puzzle with no
 /// answer in a few thousand conflicts where the loop cuts alone took millions.
-struct LoopTheory<B: Deref<Target = Board>, L: Deref<Target = Layout>> {
-    board: B,
-    layout: L,
+struct LoopTheory<'a> {
+    board: &'a Board,
+    layout: &'a Layout,
     /// Lines drawn before the search.
     known_lines: usize,
     /// Clue cells with a positive clue.
@@ -419,16 +356,13 @@ struct LoopTheory<B: Deref<Target = Board>, L: Deref<Target = Layout>> {
     region_cuts: u64,
 }
 
-impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
+impl<'a> LoopTheory<'a> {
     fn new(
-        board: B,
-        layout: L,
+        board: &'a Board,
+        layout: &'a Layout,
         (known_lines, positive_clues): (usize, usize),
         kept: Kept,
-    ) -> LoopTheory<B, L> {
-        let edges = layout.edges.len();
-        let mate = chain_ends(&board);
-        let len = board.len();
+    ) -> LoopTheory<'a> {
         LoopTheory {
             board,
             layout,
@@ -436,18 +370,18 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
             positive_clues,
             levels: Vec::new(),
             done: 0,
-            placed: vec![false; edges],
-            level: vec![0; edges],
+            placed: vec![false; layout.edges.len()],
+            level: vec![0; layout.edges.len()],
             keys: Vec::new(),
-            mate,
+            mate: chain_ends(board),
             plog: Vec::new(),
             mlog: Vec::new(),
             walk: Vec::new(),
             lemma: Vec::new(),
             cells: Vec::new(),
             kept,
-            label: vec![u32::MAX; len],
-            walled: vec![u32::MAX; len],
+            label: vec![u32::MAX; board.len()],
+            walled: vec![u32::MAX; board.len()],
             stack: Vec::new(),
             members: Vec::new(),
             wall: Vec::new(),
@@ -456,9 +390,9 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
             cdone: 0,
             insides: Vec::new(),
             pending: Vec::new(),
-            seen: vec![0; len],
+            seen: vec![0; board.len()],
             walks: 0,
-            covered: vec![0; len],
+            covered: vec![0; board.len()],
             epoch: 0,
             split: Vec::new(),
             cuts: 0,
@@ -478,7 +412,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
 
     /// The lines taken in at dot `d` (see [`LoopTheory::placed`]).
     fn degree(&self, d: usize) -> usize {
-        around(&self.board, d)
+        around(self.board, d)
             .into_iter()
             .filter(|&e| self.placed(e))
             .count()
@@ -493,7 +427,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
     /// The colour of cell `c`: `TRUE` inside, `FALSE` outside (off the grid too), `UNDEF`.
     /// (The region walks' innermost step: one table look-up, `Layout::packed`, then the
     /// solver's value.)
-    fn colour<A: Acts>(&self, acts: &A, c: usize) -> lbool {
+    fn colour(&self, acts: &TheoryArg, c: usize) -> lbool {
         match self.layout.packed[c] {
             u32::MAX => lbool::FALSE,
             p => acts.value(Var::unsafe_from_idx(p >> 1)) ^ (p & 1 == 1),
@@ -540,7 +474,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
     fn walk_from(&mut self, mut edge: usize, mut dot: usize, stop: usize) -> Result<usize, bool> {
         loop {
             let mut next = None;
-            for f in around(&self.board, dot) {
+            for f in around(self.board, dot) {
                 if f != edge && self.placed(f) {
                     if next.is_some() {
                         return Err(false);
@@ -561,7 +495,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
 
     /// The edge part of the check (module notes); `false` when it raised a conflict or
     /// propagated something (then the colour part waits for the next round).
-    fn check_edges<A: Acts>(&mut self, acts: &mut A) -> bool {
+    fn check_edges(&mut self, acts: &mut TheoryArg) -> bool {
         let mut quiet = true;
         while self.done < acts.model().len() {
             let lit = acts.model()[self.done];
@@ -628,7 +562,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
                 self.mate[p] = q as u32;
             }
             // The edge joining the chain's two ends, if they are neighbours.
-            let Some(f) = around(&self.board, x)
+            let Some(f) = around(self.board, x)
                 .into_iter()
                 .find(|&f| self.board.edge_dots(f).contains(&y))
             else {
@@ -660,10 +594,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
             }
             self.closures += 1;
             quiet = false;
-            if !acts.propagate(
-                Lit::new(self.layout.vars[v as usize], false),
-                &self.kept.why[v as usize],
-            ) {
+            if !acts.propagate(Lit::new(self.layout.vars[v as usize], false)) {
                 return false;
             }
         }
@@ -672,7 +603,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
 
     /// Splits the grid cells not of colour `!want` into regions (joined side to side), each
     /// with its wall (the grid cells of colour `!want` beside it).
-    fn regions<A: Acts>(&mut self, acts: &A, want: lbool) {
+    fn regions(&mut self, acts: &TheoryArg, want: lbool) {
         let s2 = 2 * self.board.stride();
         self.members.clear();
         self.wall.clear();
@@ -722,7 +653,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
 
     /// The colour part of the check (the region cuts of the type notes); `false` when it
     /// raised a conflict or propagated something.
-    fn check_colours<A: Acts>(&mut self, acts: &mut A) -> bool {
+    fn check_colours(&mut self, acts: &mut TheoryArg) -> bool {
         // Inside: one region of inside cells at most.
         self.regions(acts, lbool::TRUE);
         let holding: Vec<usize> = (0..self.regions.len())
@@ -772,10 +703,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
                     let u = self.layout.colour_of[self.members[j]] as usize;
                     self.kept.span[u] = span;
                     quiet = false;
-                    if !acts.propagate(
-                        !self.layout.inside_lit(u),
-                        &self.kept.arena[span.0 as usize..span.1 as usize],
-                    ) {
+                    if !acts.propagate(!self.layout.inside_lit(u)) {
                         return false;
                     }
                 }
@@ -822,10 +750,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
                 let u = self.layout.colour_of[self.members[j]] as usize;
                 self.kept.span[u] = span;
                 quiet = false;
-                if !acts.propagate(
-                    self.layout.inside_lit(u),
-                    &self.kept.arena[span.0 as usize..span.1 as usize],
-                ) {
+                if !acts.propagate(self.layout.inside_lit(u)) {
                     return false;
                 }
             }
@@ -838,9 +763,9 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
     /// [`LoopTheory::regions`]). `None` when the region is bigger, meets a region found too
     /// big or open in this check (`tag`), or (outside cells) reaches the border; else the
     /// first cell of it of colour `want`, if any.
-    fn local_region<A: Acts>(
+    fn local_region(
         &mut self,
-        acts: &A,
+        acts: &TheoryArg,
         seed: usize,
         want: lbool,
         tag: u32,
@@ -895,7 +820,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
     /// the cells beside them), a walk of at most `LOCAL_CELLS` cells finds the regions small
     /// enough to be closed off (the only ones that can have split or been walled off since),
     /// so the cuts need no pass over the whole grid. `false` when it raised a conflict.
-    fn check_local<A: Acts>(&mut self, acts: &mut A) -> bool {
+    fn check_local(&mut self, acts: &mut TheoryArg) -> bool {
         let Some(first) = self.layout.colours.first().map(|v| v.idx() as usize) else {
             return true;
         };
@@ -1002,10 +927,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
                 for j in 0..self.members.len() {
                     let u = self.layout.colour_of[self.members[j]] as usize;
                     self.kept.span[u] = span;
-                    if !acts.propagate(
-                        !self.layout.inside_lit(u),
-                        &self.kept.arena[span.0 as usize..span.1 as usize],
-                    ) {
+                    if !acts.propagate(!self.layout.inside_lit(u)) {
                         return false;
                     }
                 }
@@ -1032,10 +954,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
                 for j in 0..self.members.len() {
                     let u = self.layout.colour_of[self.members[j]] as usize;
                     self.kept.span[u] = span;
-                    if !acts.propagate(
-                        self.layout.inside_lit(u),
-                        &self.kept.arena[span.0 as usize..span.1 as usize],
-                    ) {
+                    if !acts.propagate(self.layout.inside_lit(u)) {
                         return false;
                     }
                 }
@@ -1044,7 +963,7 @@ impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> LoopTheory<B, L> {
         true
     }
 
-    fn check<A: Acts>(&mut self, acts: &mut A, partial: bool) {
+    fn check(&mut self, acts: &mut TheoryArg, partial: bool) {
         if !self.check_edges(acts) {
             return;
         }
@@ -1082,7 +1001,7 @@ const REGION_CELLS: usize = 2500;
 /// each check too slow; 64 took blob 200x200 at 70% blanked from 8-17 s to 5-6 s.
 const LOCAL_CELLS: usize = 64;
 
-impl<B: Deref<Target = Board>, L: Deref<Target = Layout>> Theory for LoopTheory<B, L> {
+impl Theory for LoopTheory<'_> {
     fn final_check(&mut self, acts: &mut TheoryArg) {
         self.check(acts, false);
     }
@@ -1153,8 +1072,7 @@ pub fn search(
         &format!("search starts ({} unknown edges)", board.unknown()),
         None,
     );
-    let with_cadical = cadical::chosen();
-    let mut r = residue(board, budget, false, with_cadical);
+    let mut r = residue(board, budget, false);
     trace("instance built", Some(&r.solver));
     if let Some(path) = std::env::var_os(DUMP_VAR) {
         dump(board, &r, std::path::Path::new(&path));
@@ -1164,16 +1082,6 @@ pub fn search(
         .grid_cells()
         .filter(|&c| clue_of(board.at(c)).is_some_and(|k| k > 0))
         .count();
-    if with_cadical {
-        return cadical::search(
-            board,
-            budget,
-            counts,
-            found,
-            r,
-            (known_lines, positive_clues),
-        );
-    }
     let mut lits: Vec<Lit> = Vec::new();
     let mut kept = Kept::new(&r.layout);
     loop {
@@ -1184,7 +1092,7 @@ pub fn search(
         r.solver.cb_mut().max_conflicts = budget.nodes_left();
         r.solver.cb_mut().conflicts = 0;
         let mut theory = LoopTheory::new(
-            &*board,
+            board,
             &r.layout,
             (known_lines, positive_clues),
             std::mem::take(&mut kept),
@@ -1217,33 +1125,24 @@ pub fn search(
                 budget.nodes() + budget.nodes_left().unwrap_or(0),
             )));
         }
-        if take_model(board, &mut r, found, &mut lits) {
-            return Ok(());
+        let loops = loops_of(board, &r);
+        let nonfree = loops.iter().filter(|l| !l.free).count();
+        // The loops that are answers alone.
+        let answers: Vec<usize> = match nonfree {
+            0 => (0..loops.len()).collect(),
+            1 => vec![loops.iter().position(|l| !l.free).expect("one")],
+            _ => Vec::new(),
+        };
+        let mut cut = vec![true; loops.len()];
+        for &a in &answers {
+            match record(board, &r, &loops[a].edges, found) {
+                Recorded::Second => return Ok(()),
+                Recorded::Invalid => {}
+                Recorded::First | Recorded::Same => cut[a] = false,
+            }
         }
+        block_and_cut(board, &mut r, &loops, &cut, found, &mut lits);
     }
-}
-
-/// Reads the model of the last solver call: records the loops that are answers alone, and
-/// adds the blocking clause and the cuts of the others. `true` when a second answer was found.
-fn take_model(board: &mut Board, r: &mut Residue, found: &mut Found, lits: &mut Vec<Lit>) -> bool {
-    let loops = loops_of(board, r);
-    let nonfree = loops.iter().filter(|l| !l.free).count();
-    // The loops that are answers alone.
-    let answers: Vec<usize> = match nonfree {
-        0 => (0..loops.len()).collect(),
-        1 => vec![loops.iter().position(|l| !l.free).expect("one")],
-        _ => Vec::new(),
-    };
-    let mut cut = vec![true; loops.len()];
-    for &a in &answers {
-        match record(board, r, &loops[a].edges, found) {
-            Recorded::Second => return true,
-            Recorded::Invalid => {}
-            Recorded::First | Recorded::Same => cut[a] = false,
-        }
-    }
-    block_and_cut(board, r, &loops, &cut, found, lits);
-    false
 }
 
 /// The environment variable that has the verdict search write a line to standard error at
@@ -1284,7 +1183,7 @@ fn trace(what: &str, solver: Option<&Solver<Stop>>) {
 
 /// The residue of `board` as a SAT problem: one variable per unknown edge, the clue and dot
 /// clauses, and the cell colours the solver decides.
-fn residue(board: &Board, budget: &Budget, random_phase: bool, cadical: bool) -> Residue {
+fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
     let mut var_of = vec![u32::MAX; board.len()];
     let mut edges = Vec::new();
     for e in board.grid_edges() {
@@ -1329,28 +1228,6 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool, cadical: bool) ->
         solver,
         clause: Vec::new(),
         dumped: std::env::var_os(DUMP_VAR).map(|_| Vec::new()),
-        cad: cadical.then(|| {
-            let mut solver = CaDiCal::new();
-            // Every variable starts false, as in batsat (the planted guess, `Layout::flip`).
-            solver.set("phase", 0);
-            // EXPERIMENT: options from the environment.
-            if let Ok(c) = std::env::var("SLINK_CADICAL_CONFIG")
-                && !c.is_empty()
-            {
-                assert!(solver.configure(&c), "configuration {c}");
-            }
-            if let Ok(o) = std::env::var("SLINK_CADICAL_OPTS") {
-                for kv in o.split(',').filter(|kv| !kv.is_empty()) {
-                    let (k, v) = kv.split_once('=').expect("k=v");
-                    assert!(solver.set(k, v.parse().expect("int")), "option {k}");
-                }
-            }
-            Cad {
-                solver,
-                declared: 0,
-                model: Vec::new(),
-            }
-        }),
     };
     encode(board, &mut r);
     encode_colours(board, &mut r);
@@ -1905,7 +1782,7 @@ pub(crate) struct Instance {
 impl Instance {
     /// The instance of what deduction left on `board`.
     pub(crate) fn new(board: &Board, budget: &Budget) -> Instance {
-        let r = residue(board, budget, false, false);
+        let r = residue(board, budget, false);
         let kept = Kept::new(&r.layout);
         Instance {
             r,
@@ -1989,7 +1866,7 @@ impl Instance {
             self.r.solver.cb_mut().max_conflicts = budget.nodes_left();
             self.r.solver.cb_mut().conflicts = 0;
             let mut theory = LoopTheory::new(
-                &*board,
+                board,
                 &self.r.layout,
                 (self.known_lines, self.positive_clues),
                 std::mem::take(&mut self.kept),
