@@ -38,14 +38,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 /// What to harvest.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LearnOptions {
     /// The longest chain (edges the failing way decided before it broke) harvested.
     pub max_steps: usize,
-    /// The largest window: cells down.
-    pub rows: usize,
-    /// The largest window: cells across (either way round).
-    pub cols: usize,
+    /// The largest windows (cells down and across, either way round): a chain's box is
+    /// taken when it fits one of them; else each box of each of their sizes whose window
+    /// holds the probed edge is tried.
+    pub windows: Vec<(usize, usize)>,
     /// Harvest rounds: each after the first solves the corpus again with the picks of the
     /// rounds before added.
     pub rounds: usize,
@@ -123,7 +123,7 @@ struct Local {
 pub fn harvest(
     set: &RuleSet,
     puzzles: &[Puzzle],
-    options: LearnOptions,
+    options: &LearnOptions,
     tick: &(dyn Fn() + Sync),
 ) -> Harvest {
     let book = RuleBook::new(set.clone());
@@ -173,7 +173,7 @@ fn harvest_board(
     book: &RuleBook,
     puzzle: &Puzzle,
     board: &Board,
-    options: LearnOptions,
+    options: &LearnOptions,
     laws: &LawCache,
 ) -> (Harvest, Vec<Candidate>) {
     let mut h = Harvest::default();
@@ -229,8 +229,10 @@ fn harvest_board(
         let (c0, c1) = (lo.x.div_euclid(2), (hi.x + 1).div_euclid(2));
         let (rows, cols) = ((r1 - r0) as usize, (c1 - c0) as usize);
         let (small, large) = (rows.min(cols), rows.max(cols));
-        let fits =
-            small <= options.rows.min(options.cols) && large <= options.rows.max(options.cols);
+        let fits = options
+            .windows
+            .iter()
+            .any(|&(r, c)| small <= r.min(c) && large <= r.max(c));
         let read = |origin: Pos, rows: usize, cols: usize| {
             local_facts(
                 board, puzzle, store, &position, note.at, probe, note.tried, origin, rows, cols,
@@ -246,9 +248,12 @@ fn harvest_board(
         };
         // Else the windows of the cap's size around the probed edge, each way round.
         let learned = learned.or_else(|| {
-            let mut sizes = vec![(options.rows, options.cols)];
-            if options.rows != options.cols {
-                sizes.push((options.cols, options.rows));
+            let mut sizes = Vec::new();
+            for &(r, c) in &options.windows {
+                sizes.push((r, c));
+                if r != c {
+                    sizes.push((c, r));
+                }
             }
             for (rows, cols) in sizes {
                 // Box corners (in cells) whose window holds the probed edge.
@@ -391,14 +396,7 @@ struct OnWindow {
 
 /// Whether the laws force the conclusion from the premise.
 fn forces(laws: &Laws, w: &OnWindow) -> bool {
-    laws.backbone_with(&w.placement, w.edges, &w.parities)
-        .is_some_and(|b| {
-            if w.line {
-                b.lines & w.bit != 0
-            } else {
-                b.crosses & w.bit != 0
-            }
-        })
+    laws.forces_with(&w.placement, w.edges, &w.parities, w.bit, w.line)
 }
 
 /// The minimal, canonical candidate of a premise, when the local laws of its window force

@@ -157,7 +157,7 @@ pub fn discover_from_probes(
     let mut current = set.clone();
     for round in 0..options.rounds.max(1) {
         let stage = progress.stage("harvest", corpus.len());
-        let found = learn::harvest(&current, &corpus, options, &|| stage.tick());
+        let found = learn::harvest(&current, &corpus, &options, &|| stage.tick());
         stage.done();
         harvest.absorb(found);
         if round + 1 == options.rounds.max(1) {
