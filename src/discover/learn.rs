@@ -5,8 +5,9 @@
 //! the next candidates, as `explain` picks them). A probe whose failing way took at most
 //! `max_steps` steps is a candidate rule: its *window* is the box of cells holding the probed
 //! edge, the chain's edges, the place it broke and the premises of the chain's rules at their
-//! places (capped at a `rows` x `cols` window, at most 3x4; when it is over the cap or not
-//! local, each box of the cap's size whose window holds the probed edge), and its premise is
+//! places (capped at the `windows` sizes, 3x4 by default and at most 4x4 or 3x5, the largest
+//! whose 60 and 58 edges, exits included, fit in a `u64`; when it is over the cap or not
+//! local, each box of a cap's size whose window holds the probed edge), and its premise is
 //! every fact of the window (clues, lines and crosses; edges beyond the grid are crosses)
 //! decided before the probe. The conclusion is the probed edge the other way. With colour
 //! facts (`colours` above 0), the relations the colour store held before the probe between
@@ -15,7 +16,9 @@
 //!
 //! The premise is kept only when the window's local laws (those of `rules check`: clue
 //! counts, dot degree 0 or 2 and, marked `assumes single-loop`, no cycle inside the window)
-//! force the conclusion. It is then minimised (facts dropped, farthest from the probed edge
+//! force the conclusion: two searches that propagate ([`Laws::forces_with`]: one assignment
+//! matches, none with the probed edge the other way; a search that spends its branch budget
+//! counts as "not forced"). It is then minimised (facts dropped, farthest from the probed edge
 //! first, while the laws still force it), the box cut down to the smallest box whose window
 //! holds what is left and whose laws still force it, the conclusion widened to everything
 //! those laws force, and the candidate put in canonical form under the 8 symmetries of the
