@@ -542,6 +542,6 @@ fn the_shipped_learned_set_passes_check_and_test_and_solves_the_corpus_exactly()
     assert_eq!(got.len(), LEARNED, "{} solved", got.len());
 }
 
-/// Puzzles of the corpus copy the built-in set plus `rules/discovered/learned/` finishes by
-/// deduction.
-const LEARNED: usize = 504;
+/// Puzzles of the corpus copy the built-in set plus `rules/discovered/learned/` (the 44 of
+/// `learned-colours.rules` and the 48 of `learned-4x4.rules`) finishes by deduction.
+const LEARNED: usize = 511;
