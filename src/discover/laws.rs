@@ -449,8 +449,8 @@ struct Propagating<'a> {
     nodes: Cell<u64>,
 }
 
-/// The most branches one search of [`Propagating`] takes before it gives up (about a tenth
-/// of a second); a fact it cannot decide is taken as not forced.
+/// The most branches one search of [`Propagating`] takes before it gives up; a fact it
+/// cannot decide is taken as not forced.
 pub const SEARCH_BUDGET: u64 = 200_000;
 
 /// The searches that gave up so far (in this process).
