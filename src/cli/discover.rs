@@ -27,7 +27,9 @@ pub struct DiscoverArgs {
     /// The window premises are drawn in: R x C cells, e.g. `2x2` (every smaller box is
     /// searched too); `RxC:K` bounds its premises by K facts instead of `--max-facts`. Repeat
     /// it to pool the candidates of several windows, e.g. `--window 2x2:4 --window 2x3:2`.
-    /// With `--from-probes`: the largest window a harvested rule may have (default 3x4).
+    /// With `--from-probes`: the largest window a harvested rule may have (default 3x4; up to
+    /// 4x4 or 3x5, whose edges with the exits still fit in 64); repeated, a rule may have any
+    /// of them, e.g. `--window 4x4 --window 3x5`.
     #[arg(long, value_name = "RxC[:K]", value_parser = parse_window, required_unless_present = "from_probes")]
     pub window: Vec<WindowArg>,
     /// Learn rules from probes instead of enumerating premises: solve the `--corpus` with
@@ -139,9 +141,9 @@ fn parse_window(text: &str) -> Result<WindowArg, String> {
     };
     let (r, c) = size.split_once(['x', 'X']).ok_or_else(bad)?;
     let (r, c): (usize, usize) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
-    if r.max(c) > 4 || r.min(c) > 3 {
+    if crate::discover::window::Window::new(r, c).is_none() {
         return Err(format!(
-            "`{text}`: windows up to 3x4 cells (a window's edges must fit in 64)"
+            "`{text}`: windows up to 4x4 or 3x5 cells (a window's edges, exits included, must fit in 64)"
         ));
     }
     Ok(WindowArg {
@@ -269,12 +271,28 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
         say!(io, "slink: {e}");
         return EXIT_BAD_INPUT;
     }
+    if !args.from_probes
+        && let Some(w) = args
+            .window
+            .iter()
+            .find(|w| w.rows.max(w.cols) > 4 || w.rows.min(w.cols) > 3)
+    {
+        say!(
+            io,
+            "slink: `{}`: enumeration takes windows up to 3x4 cells (larger ones only with --from-probes)",
+            w.text()
+        );
+        return EXIT_BAD_INPUT;
+    }
     let (found, harvest) = if args.from_probes {
-        let cap = args.window.first().map_or((3, 4), |w| (w.rows, w.cols));
+        let mut windows: Vec<(usize, usize)> =
+            args.window.iter().map(|w| (w.rows, w.cols)).collect();
+        if windows.is_empty() {
+            windows.push((3, 4));
+        }
         let options = LearnOptions {
             max_steps: args.max_steps,
-            rows: cap.0,
-            cols: cap.1,
+            windows,
             rounds: args.rounds,
             colours: usize::from(args.colours),
         };
@@ -307,7 +325,7 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
     if let Some(h) = &harvest {
         let _ = writeln!(
             out,
-            "{}{} needed probing: {} decided by a contradiction, {} of them within {} steps; {} with a window over the cap, {} decided by the window's local laws, {}",
+            "{}{} needed probing: {} decided by a contradiction, {} of them within {} steps; {} with a window over the cap, {} decided by the window's local laws ({} window searches gave up), {}",
             if args.rounds > 1 {
                 format!("over {} rounds, ", args.rounds)
             } else {
@@ -319,6 +337,7 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
             args.max_steps,
             h.too_big,
             h.local,
+            crate::discover::laws::searches_given_up(),
             count(h.candidates.len(), "distinct candidate")
         );
     }
@@ -519,6 +538,9 @@ mod tests {
         assert!(parse_window("2x3:").is_err());
         assert!(parse_window("2").is_err());
         assert!(parse_window("5x5").is_err());
+        assert!(parse_window("4x5").is_err());
+        assert!(parse_window("4x4").is_ok());
+        assert!(parse_window("5x3").is_ok());
         assert_eq!(
             parse_alphabet("3.1"),
             Ok(Alphabet(vec![Some(3), None, Some(1)]))

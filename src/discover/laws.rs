@@ -12,9 +12,14 @@
 //!   (up to 2x3 boxes);
 //! - a *search*: backtracking that finds one assignment, then tries each edge the other way
 //!   (an assignment found that way clears every edge on which it differs): the backbone of
-//!   the premise. Used for larger boxes.
+//!   the premise. Used for larger boxes. With colour facts, and for learning from probes
+//!   ([`Laws::backbone_with`], [`Laws::forces_with`]), the search propagates: a law with one
+//!   way left decides its open edges, a cycle fails as soon as it closes, and paths are
+//!   followed first, which answers the large premises of 4x4 windows far sooner.
 
 use super::window::Window;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Clues of a box's cells, row by row: `Some(n)`, or `None` for "anything".
 pub type Placement = Vec<Option<u8>>;
@@ -156,8 +161,35 @@ impl Laws {
 
     /// [`Laws::backbone`] with colour facts too: each `(mask, odd)` says that an odd number
     /// of the edges of `mask` are lines exactly when `odd` (two block cells on opposite sides,
-    /// with the mask of [`Window::relation_mask`]).
+    /// with the mask of [`Window::relation_mask`]). Searched with [`Propagating`] (what
+    /// learning from probes wants: premises of many facts in windows up to 4x4 cells).
     pub fn backbone_with(
+        &self,
+        placement: &Placement,
+        premise: Edges,
+        parities: &[(u64, bool)],
+    ) -> Option<Edges> {
+        let search = Propagating::new(self, placement, parities);
+        let first = search.find(premise).ok()??;
+        let mut open = self.window.all_edges() & !premise.decided();
+        let mut forced = premise;
+        while open != 0 {
+            let bit = 1u64 << open.trailing_zeros();
+            let first_line = first & bit != 0;
+            match search.find(premise.with(bit, !first_line)) {
+                Ok(Some(a)) => open &= !(a ^ first),
+                Ok(None) => forced = forced.with(bit, first_line),
+                // Not known to be forced: left out.
+                Err(OutOfBudget) => {}
+            }
+            open &= !bit;
+        }
+        Some(forced)
+    }
+
+    /// [`Laws::backbone_with`] by the plain search (what the tests hold the propagating one to).
+    #[cfg(test)]
+    fn plain_backbone_with(
         &self,
         placement: &Placement,
         premise: Edges,
@@ -175,6 +207,27 @@ impl Laws {
             search.parities[63 - m.leading_zeros() as usize].push((m, odd));
         }
         search.backbone(premise)
+    }
+
+    /// Whether the premise (edges, and colour facts as in [`Laws::backbone_with`]) forces
+    /// edge `bit` to be a line (`line`) or a cross: some assignment matches the premise and
+    /// none matches it with that edge the other way. Two searches of [`Propagating`], where
+    /// [`Laws::backbone_with`] takes one for every open edge. False too when a search runs
+    /// out of its [`SEARCH_BUDGET`] (counted by [`searches_given_up`]).
+    pub fn forces_with(
+        &self,
+        placement: &Placement,
+        premise: Edges,
+        parities: &[(u64, bool)],
+        bit: u64,
+        line: bool,
+    ) -> bool {
+        let search = Propagating::new(self, placement, parities);
+        if premise.decided() & bit != 0 {
+            return (premise.lines & bit != 0) == line && search.find(premise) != Ok(None);
+        }
+        search.find(premise.with(bit, !line)) == Ok(None)
+            && matches!(search.find(premise), Ok(Some(_)))
     }
 
     /// Every fact forced by a clue placement and edge premise (the premise included), or `None`
@@ -375,6 +428,269 @@ impl<'a> Search<'a> {
     }
 }
 
+/// A search that propagates: a law (clue, dot, colour fact) with one way left for its open
+/// edges decides them at once and, with the single-loop law, lines closing a cycle fail at
+/// once and an open edge joining the two ends of a path is a cross. It branches on the open
+/// edge of a dot with one line first (following a path), else on the first open edge; its
+/// state is two masks, copied at each branch. It decides what [`Search`] does, and answers
+/// the premises of many facts in windows of 3x4 cells and more far sooner.
+struct Propagating<'a> {
+    laws: &'a Laws,
+    /// Each law and its edges: clues and box dots.
+    rules: Vec<(Law, u64)>,
+    /// Colour facts: an odd number of lines on the mask exactly when the flag is set.
+    parities: Vec<(u64, bool)>,
+    /// For each edge, the laws (then the colour facts, numbered after them) it takes part in,
+    /// as a set of numbers (a window of 64 edges has at most 41 laws and 35 colour facts).
+    by_edge: Vec<u128>,
+    /// The box dots' masks.
+    dots: Vec<u64>,
+    /// Branches taken by the current search.
+    nodes: Cell<u64>,
+}
+
+/// The most branches one search of [`Propagating`] takes before it gives up; a fact it
+/// cannot decide is taken as not forced.
+pub const SEARCH_BUDGET: u64 = 200_000;
+
+/// The searches that gave up so far (in this process).
+static GIVEN_UP: AtomicU64 = AtomicU64::new(0);
+
+/// How many searches of [`Laws::forces_with`] and [`Laws::backbone_with`] gave up so far in
+/// this process, their budget spent.
+pub fn searches_given_up() -> u64 {
+    GIVEN_UP.load(Ordering::Relaxed)
+}
+
+/// A search ran out of its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OutOfBudget;
+
+impl<'a> Propagating<'a> {
+    fn new(laws: &'a Laws, placement: &Placement, parities: &[(u64, bool)]) -> Propagating<'a> {
+        let w = &laws.window;
+        let mut rules: Vec<(Law, u64)> = w.dot_masks.iter().map(|&m| (Law::ZeroOrTwo, m)).collect();
+        for (&m, clue) in w.cell_masks.iter().zip(placement) {
+            if let Some(n) = clue {
+                rules.push((Law::Exactly(*n), m));
+            }
+        }
+        assert!(rules.len() + parities.len() <= 128, "laws fit in a u128");
+        let mut by_edge = vec![0u128; w.edge_count()];
+        let masks = rules
+            .iter()
+            .map(|r| r.1)
+            .chain(parities.iter().map(|p| p.0));
+        for (l, m) in masks.enumerate() {
+            for (e, set) in by_edge.iter_mut().enumerate() {
+                if m >> e & 1 == 1 {
+                    *set |= 1 << l;
+                }
+            }
+        }
+        Propagating {
+            laws,
+            rules,
+            parities: parities.to_vec(),
+            by_edge,
+            dots: w.dot_masks.clone(),
+            nodes: Cell::new(0),
+        }
+    }
+
+    /// One assignment obeying the laws and matching `premise`, or `Err` when the search
+    /// takes more than [`SEARCH_BUDGET`] branches.
+    fn find(&self, premise: Edges) -> Result<Option<u64>, OutOfBudget> {
+        if premise.lines & premise.crosses != 0 {
+            return Ok(None);
+        }
+        self.nodes.set(0);
+        // Every law once (a colour fact on no edge, a clue 0, a premise that breaks one).
+        let mut state = premise;
+        let n = self.rules.len() + self.parities.len();
+        let all = if n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        };
+        if !self.propagate(&mut state, all) {
+            return Ok(None);
+        }
+        let found = self.branch(state);
+        if found.is_err() {
+            GIVEN_UP.fetch_add(1, Ordering::Relaxed);
+        }
+        found
+    }
+
+    fn branch(&self, state: Edges) -> Result<Option<u64>, OutOfBudget> {
+        let all = self.laws.window.all_edges();
+        let open = all & !state.decided();
+        if open == 0 {
+            return Ok(Some(state.lines));
+        }
+        self.nodes.set(self.nodes.get() + 1);
+        if self.nodes.get() > SEARCH_BUDGET {
+            return Err(OutOfBudget);
+        }
+        // The open edge of a dot with one line, else the first open edge.
+        let e = self
+            .dots
+            .iter()
+            .find(|&&m| (state.lines & m).count_ones() == 1 && m & open != 0)
+            .map_or(open.trailing_zeros(), |&m| (m & open).trailing_zeros())
+            as usize;
+        for line in [true, false] {
+            let mut next = state.with(1 << e, line);
+            if self.propagate(&mut next, self.by_edge[e])
+                && let Some(a) = self.branch(next)?
+            {
+                return Ok(Some(a));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Applies the laws `todo` (and those of every edge they decide), and with the single-loop
+    /// law the cycle check, to a fixpoint; false on a contradiction.
+    fn propagate(&self, state: &mut Edges, mut todo: u128) -> bool {
+        loop {
+            if !self.apply(state, todo) {
+                return false;
+            }
+            if !self.laws.single_loop {
+                return true;
+            }
+            // With the single-loop law: no cycle, and an open edge joining two ends of one
+            // path is a cross.
+            match self.closing(state.lines, !state.decided() & self.laws.window.all_edges()) {
+                None => return false,
+                Some(0) => return true,
+                Some(closing) => {
+                    state.crosses |= closing;
+                    todo = 0;
+                    let mut rest = closing;
+                    while rest != 0 {
+                        let e = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        todo |= self.by_edge[e];
+                    }
+                }
+            }
+        }
+    }
+
+    /// The open edges of `open` whose two dots the lines of `lines` join already, or `None`
+    /// when those lines close a cycle.
+    fn closing(&self, lines: u64, open: u64) -> Option<u64> {
+        let w = &self.laws.window;
+        let mut parent = [0u8; 128];
+        for (i, p) in parent.iter_mut().enumerate().take(w.dot_count) {
+            *p = i as u8;
+        }
+        fn root(parent: &mut [u8], mut i: u8) -> u8 {
+            while parent[i as usize] != i {
+                parent[i as usize] = parent[parent[i as usize] as usize];
+                i = parent[i as usize];
+            }
+            i
+        }
+        let mut rest = lines;
+        while rest != 0 {
+            let e = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let [a, b] = w.ends[e];
+            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+            if ra == rb {
+                return None;
+            }
+            parent[ra as usize] = rb;
+        }
+        let mut out = 0;
+        let mut rest = open;
+        while rest != 0 {
+            let e = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let [a, b] = w.ends[e];
+            if root(&mut parent, a) == root(&mut parent, b) {
+                out |= 1 << e;
+            }
+        }
+        Some(out)
+    }
+
+    /// Applies the laws `todo` (and those of every edge they decide) to a fixpoint; false on
+    /// a contradiction.
+    fn apply(&self, state: &mut Edges, mut todo: u128) -> bool {
+        while todo != 0 {
+            let l = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let (mask, law) = match self.rules.get(l) {
+                Some(&(law, m)) => (m, Some(law)),
+                None => (self.parities[l - self.rules.len()].0, None),
+            };
+            let open = mask & !state.decided();
+            let (n_lines, n_open) = ((state.lines & mask).count_ones(), open.count_ones());
+            // The open edges all lines, all crosses, or left open.
+            let fill: Option<bool> = match law {
+                Some(Law::Exactly(n)) => {
+                    let n = u32::from(n);
+                    if n_lines > n || n_lines + n_open < n {
+                        return false;
+                    }
+                    if n_open == 0 {
+                        None
+                    } else if n_lines == n {
+                        Some(false)
+                    } else if n_lines + n_open == n {
+                        Some(true)
+                    } else {
+                        None
+                    }
+                }
+                Some(Law::ZeroOrTwo) => match (n_lines, n_open) {
+                    (l, _) if l > 2 => return false,
+                    (1, 0) => return false,
+                    (_, 0) => None,
+                    (2, _) => Some(false),
+                    (1, 1) => Some(true),
+                    (0, 1) => Some(false),
+                    _ => None,
+                },
+                None => {
+                    let odd = self.parities[l - self.rules.len()].1;
+                    match n_open {
+                        0 if (n_lines & 1 == 1) != odd => return false,
+                        1 => Some((n_lines & 1 == 1) != odd),
+                        _ => None,
+                    }
+                }
+            };
+            if let Some(line) = fill {
+                *state = Edges {
+                    lines: if line {
+                        state.lines | open
+                    } else {
+                        state.lines
+                    },
+                    crosses: if line {
+                        state.crosses
+                    } else {
+                        state.crosses | open
+                    },
+                };
+                let mut rest = open;
+                while rest != 0 {
+                    let e = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    todo |= self.by_edge[e];
+                }
+            }
+        }
+        true
+    }
+}
+
 /// Running counts of the search: per law, decided lines and undecided edges.
 struct State {
     lines: Vec<u8>,
@@ -517,6 +833,117 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn forcing_one_edge_agrees_with_the_backbone() {
+        let laws = Laws::searching(Window::new(2, 2).unwrap(), true);
+        let w = &laws.window;
+        let placements = [
+            vec![Some(3), None, None, Some(1)],
+            vec![Some(2), Some(2), None, None],
+            vec![None, Some(0), Some(3), None],
+        ];
+        let premises = [
+            Edges::default(),
+            Edges {
+                lines: bit(w, 0, 1),
+                crosses: bit(w, 1, 4),
+            },
+            Edges {
+                lines: bit(w, 1, 0) | bit(w, 0, 1),
+                crosses: bit(w, 2, 3) | bit(w, 4, 1),
+            },
+            // No assignment: a dot with three lines.
+            Edges {
+                lines: bit(w, 1, 2) | bit(w, 2, 1) | bit(w, 2, 3),
+                crosses: 0,
+            },
+        ];
+        let parities = [vec![], vec![(bit(w, 0, 1) | bit(w, 1, 0), true)]];
+        let mut forced = 0;
+        for p in &placements {
+            for &premise in &premises {
+                for colours in &parities {
+                    let backbone = laws.plain_backbone_with(p, premise, colours);
+                    assert_eq!(laws.backbone_with(p, premise, colours), backbone);
+                    for e in 0..w.edge_count() {
+                        let b = 1u64 << e;
+                        if premise.decided() & b != 0 {
+                            continue;
+                        }
+                        for line in [false, true] {
+                            let by_backbone = backbone.is_some_and(|k| {
+                                if line {
+                                    k.lines & b != 0
+                                } else {
+                                    k.crosses & b != 0
+                                }
+                            });
+                            let one = laws.forces_with(p, premise, colours, b, line);
+                            assert_eq!(one, by_backbone, "{p:?} {premise:?} {colours:?} edge {e}");
+                            forced += usize::from(one);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(forced > 0, "some premise forces some edge");
+    }
+
+    #[test]
+    fn the_propagating_search_agrees_with_the_plain_one_on_random_premises() {
+        // A small linear congruential generator: the same cases every run.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        let (mut some, mut none) = (0, 0);
+        for (rows, cols) in [(1, 2), (2, 2), (2, 3)] {
+            for single_loop in [false, true] {
+                let laws = Laws::searching(Window::new(rows, cols).unwrap(), single_loop);
+                let w = &laws.window;
+                for _ in 0..150 {
+                    let placement: Placement = (0..w.cells.len())
+                        .map(|_| match next(6) {
+                            n @ 0..=3 => Some(n as u8),
+                            _ => None,
+                        })
+                        .collect();
+                    let mut premise = Edges::default();
+                    for _ in 0..next(7) {
+                        let b = 1u64 << next(w.edge_count() as u64);
+                        if premise.decided() & b == 0 {
+                            premise = premise.with(b, next(2) == 1);
+                        }
+                    }
+                    let colours: Vec<(u64, bool)> = (0..next(2))
+                        .map(|_| {
+                            let (i, j) = (next(w.block.len() as u64), next(w.block.len() as u64));
+                            (w.relation_mask(i as usize, j as usize), next(2) == 1)
+                        })
+                        .collect();
+                    let plain = laws.plain_backbone_with(&placement, premise, &colours);
+                    assert_eq!(
+                        laws.backbone_with(&placement, premise, &colours),
+                        plain,
+                        "{rows}x{cols} {placement:?} {premise:?} {colours:?}"
+                    );
+                    if plain.is_some() {
+                        some += 1
+                    } else {
+                        none += 1
+                    }
+                }
+            }
+        }
+        assert!(
+            some > 100 && none > 100,
+            "{some} with assignments, {none} without"
+        );
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! the next candidates, as `explain` picks them). A probe whose failing way took at most
 //! `max_steps` steps is a candidate rule: its *window* is the box of cells holding the probed
 //! edge, the chain's edges, the place it broke and the premises of the chain's rules at their
-//! places (capped at a `rows` x `cols` window, at most 3x4; when it is over the cap or not
-//! local, each box of the cap's size whose window holds the probed edge), and its premise is
+//! places (capped at the `windows` sizes, 3x4 by default and at most 4x4 or 3x5, the largest
+//! whose 60 and 58 edges, exits included, fit in a `u64`; when it is over the cap or not
+//! local, each box of a cap's size whose window holds the probed edge), and its premise is
 //! every fact of the window (clues, lines and crosses; edges beyond the grid are crosses)
 //! decided before the probe. The conclusion is the probed edge the other way. With colour
 //! facts (`colours` above 0), the relations the colour store held before the probe between
@@ -15,7 +16,9 @@
 //!
 //! The premise is kept only when the window's local laws (those of `rules check`: clue
 //! counts, dot degree 0 or 2 and, marked `assumes single-loop`, no cycle inside the window)
-//! force the conclusion. It is then minimised (facts dropped, farthest from the probed edge
+//! force the conclusion: two searches that propagate ([`Laws::forces_with`]: one assignment
+//! matches, none with the probed edge the other way; a search that spends its branch budget
+//! counts as "not forced"). It is then minimised (facts dropped, farthest from the probed edge
 //! first, while the laws still force it), the box cut down to the smallest box whose window
 //! holds what is left and whose laws still force it, the conclusion widened to everything
 //! those laws force, and the candidate put in canonical form under the 8 symmetries of the
@@ -38,14 +41,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 /// What to harvest.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LearnOptions {
     /// The longest chain (edges the failing way decided before it broke) harvested.
     pub max_steps: usize,
-    /// The largest window: cells down.
-    pub rows: usize,
-    /// The largest window: cells across (either way round).
-    pub cols: usize,
+    /// The largest windows (cells down and across, either way round): a chain's box is
+    /// taken when it fits one of them; else each box of each of their sizes whose window
+    /// holds the probed edge is tried.
+    pub windows: Vec<(usize, usize)>,
     /// Harvest rounds: each after the first solves the corpus again with the picks of the
     /// rounds before added.
     pub rounds: usize,
@@ -123,7 +126,7 @@ struct Local {
 pub fn harvest(
     set: &RuleSet,
     puzzles: &[Puzzle],
-    options: LearnOptions,
+    options: &LearnOptions,
     tick: &(dyn Fn() + Sync),
 ) -> Harvest {
     let book = RuleBook::new(set.clone());
@@ -173,7 +176,7 @@ fn harvest_board(
     book: &RuleBook,
     puzzle: &Puzzle,
     board: &Board,
-    options: LearnOptions,
+    options: &LearnOptions,
     laws: &LawCache,
 ) -> (Harvest, Vec<Candidate>) {
     let mut h = Harvest::default();
@@ -229,8 +232,10 @@ fn harvest_board(
         let (c0, c1) = (lo.x.div_euclid(2), (hi.x + 1).div_euclid(2));
         let (rows, cols) = ((r1 - r0) as usize, (c1 - c0) as usize);
         let (small, large) = (rows.min(cols), rows.max(cols));
-        let fits =
-            small <= options.rows.min(options.cols) && large <= options.rows.max(options.cols);
+        let fits = options
+            .windows
+            .iter()
+            .any(|&(r, c)| small <= r.min(c) && large <= r.max(c));
         let read = |origin: Pos, rows: usize, cols: usize| {
             local_facts(
                 board, puzzle, store, &position, note.at, probe, note.tried, origin, rows, cols,
@@ -246,9 +251,12 @@ fn harvest_board(
         };
         // Else the windows of the cap's size around the probed edge, each way round.
         let learned = learned.or_else(|| {
-            let mut sizes = vec![(options.rows, options.cols)];
-            if options.rows != options.cols {
-                sizes.push((options.cols, options.rows));
+            let mut sizes = Vec::new();
+            for &(r, c) in &options.windows {
+                sizes.push((r, c));
+                if r != c {
+                    sizes.push((c, r));
+                }
             }
             for (rows, cols) in sizes {
                 // Box corners (in cells) whose window holds the probed edge.
@@ -391,14 +399,7 @@ struct OnWindow {
 
 /// Whether the laws force the conclusion from the premise.
 fn forces(laws: &Laws, w: &OnWindow) -> bool {
-    laws.backbone_with(&w.placement, w.edges, &w.parities)
-        .is_some_and(|b| {
-            if w.line {
-                b.lines & w.bit != 0
-            } else {
-                b.crosses & w.bit != 0
-            }
-        })
+    laws.forces_with(&w.placement, w.edges, &w.parities, w.bit, w.line)
 }
 
 /// The minimal, canonical candidate of a premise, when the local laws of its window force

@@ -34,7 +34,8 @@ use novelty::{Derived, Known};
 use progress::Progress;
 use rank::{Gain, Scorer};
 use rayon::prelude::*;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -129,7 +130,8 @@ pub fn discover(
     lap(&mut report, "novelty");
     let pool = examples_stage(fresh, settings, progress, &mut report);
     lap(&mut report, "examples");
-    let chosen = choose_stage(set, settings, corpus, &pool, progress, &mut report);
+    let proofs = Proofs::default();
+    let chosen = choose_stage(set, settings, corpus, &pool, &proofs, progress, &mut report);
     lap(&mut report, "prove and rank");
     name_rules(set, &pool, chosen, "", &mut report);
     report
@@ -155,9 +157,11 @@ pub fn discover_from_probes(
     // candidates pooled so far), so that later rounds see the stuck boards those picks leave.
     let mut harvest = learn::Harvest::default();
     let mut current = set.clone();
+    // The proofs of the rounds before: a candidate picked again is not proved again.
+    let proofs = Proofs::default();
     for round in 0..options.rounds.max(1) {
         let stage = progress.stage("harvest", corpus.len());
-        let found = learn::harvest(&current, &corpus, options, &|| stage.tick());
+        let found = learn::harvest(&current, &corpus, &options, &|| stage.tick());
         stage.done();
         harvest.absorb(found);
         if round + 1 == options.rounds.max(1) {
@@ -172,6 +176,7 @@ pub fn discover_from_probes(
             settings,
             Some(corpus.clone()),
             &pool,
+            &proofs,
             progress,
             &mut scratch,
         );
@@ -190,7 +195,15 @@ pub fn discover_from_probes(
     lap(&mut report, "novelty");
     let pool = examples_stage(fresh, settings, progress, &mut report);
     lap(&mut report, "examples");
-    let chosen = choose_stage(set, settings, Some(corpus), &pool, progress, &mut report);
+    let chosen = choose_stage(
+        set,
+        settings,
+        Some(corpus),
+        &pool,
+        &proofs,
+        progress,
+        &mut report,
+    );
     lap(&mut report, "prove and rank");
     name_rules(set, &pool, chosen, "probe-", &mut report);
     (report, harvest)
@@ -282,11 +295,15 @@ fn examples_stage(
 
 /// Stage 4: the rules of the pool to keep (by index), each proved sound first; ranked on the
 /// corpus when there is one, else the first sound ones.
+/// The verdicts of the candidates proved so far.
+type Proofs = Mutex<BTreeMap<Candidate, Verdict>>;
+
 fn choose_stage(
     set: &RuleSet,
     settings: &Settings,
     corpus: Option<Vec<Puzzle>>,
     pool: &[(Candidate, Rule)],
+    proofs: &Proofs,
     progress: &Progress,
     report: &mut Discovery,
 ) -> Vec<(usize, Option<Gain>)> {
@@ -296,7 +313,22 @@ fn choose_stage(
     // see that far) can never fire: it is dropped as impossible, not reported.
     let unsound = std::sync::Mutex::new(Vec::new());
     let never = AtomicUsize::new(0);
-    let sound = |i: usize| match prove(&pool[i].1) {
+    let verdict = |i: usize| {
+        let known = proofs
+            .lock()
+            .expect("no panic holding it")
+            .get(&pool[i].0)
+            .cloned();
+        known.unwrap_or_else(|| {
+            let v = prove(&pool[i].1);
+            proofs
+                .lock()
+                .expect("no panic holding it")
+                .insert(pool[i].0.clone(), v.clone());
+            v
+        })
+    };
+    let sound = |i: usize| match verdict(i) {
         Verdict::Sound { .. } => true,
         Verdict::NeverFires => {
             never.fetch_add(1, Ordering::Relaxed);
