@@ -17,7 +17,7 @@
 //!   way left decides its open edges, a cycle fails as soon as it closes, and paths are
 //!   followed first, which answers the large premises of 4x4 windows far sooner.
 
-use super::window::Window;
+use super::window::{Window, root};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -584,28 +584,7 @@ impl<'a> Propagating<'a> {
     /// when those lines close a cycle.
     fn closing(&self, lines: u64, open: u64) -> Option<u64> {
         let w = &self.laws.window;
-        let mut parent = [0u8; 128];
-        for (i, p) in parent.iter_mut().enumerate().take(w.dot_count) {
-            *p = i as u8;
-        }
-        fn root(parent: &mut [u8], mut i: u8) -> u8 {
-            while parent[i as usize] != i {
-                parent[i as usize] = parent[parent[i as usize] as usize];
-                i = parent[i as usize];
-            }
-            i
-        }
-        let mut rest = lines;
-        while rest != 0 {
-            let e = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let [a, b] = w.ends[e];
-            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-            if ra == rb {
-                return None;
-            }
-            parent[ra as usize] = rb;
-        }
+        let mut parent = w.line_parts(lines)?;
         let mut out = 0;
         let mut rest = open;
         while rest != 0 {

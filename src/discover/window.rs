@@ -209,16 +209,15 @@ impl Window {
 
     /// Whether the lines of `lines` close a cycle (every dot of the window has at most two).
     pub fn has_cycle(&self, lines: u64) -> bool {
+        self.line_parts(lines).is_none()
+    }
+
+    /// The parts the lines of `lines` join the window's dots into, as a union-find over the
+    /// dots (read it with [`root`]), or `None` when they close a cycle.
+    pub fn line_parts(&self, lines: u64) -> Option<[u8; 128]> {
         let mut parent = [0u8; 128];
         for (i, p) in parent.iter_mut().enumerate().take(self.dot_count) {
             *p = i as u8;
-        }
-        fn root(parent: &mut [u8], mut i: u8) -> u8 {
-            while parent[i as usize] != i {
-                parent[i as usize] = parent[parent[i as usize] as usize];
-                i = parent[i as usize];
-            }
-            i
         }
         let mut rest = lines;
         while rest != 0 {
@@ -227,11 +226,11 @@ impl Window {
             let [a, b] = self.ends[e];
             let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
             if ra == rb {
-                return true;
+                return None;
             }
             parent[ra as usize] = rb;
         }
-        false
+        Some(parent)
     }
 
     /// Maps a lattice point of the box by a symmetry, placed back so that the box's top-left
@@ -340,6 +339,15 @@ impl Window {
     }
 }
 
+/// The part of dot `i` in a union-find of [`Window::line_parts`] (halving its path).
+pub fn root(parent: &mut [u8], mut i: u8) -> u8 {
+    while parent[i as usize] != i {
+        parent[i as usize] = parent[parent[i as usize] as usize];
+        i = parent[i as usize];
+    }
+    i
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,3 +398,4 @@ mod tests {
         assert_eq!(cells, &vec![false]);
     }
 }
+
