@@ -398,4 +398,3 @@ mod tests {
         assert_eq!(cells, &vec![false]);
     }
 }
-
