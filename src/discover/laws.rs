@@ -568,13 +568,7 @@ impl<'a> Propagating<'a> {
                 Some(0) => return true,
                 Some(closing) => {
                     state.crosses |= closing;
-                    todo = 0;
-                    let mut rest = closing;
-                    while rest != 0 {
-                        let e = rest.trailing_zeros() as usize;
-                        rest &= rest - 1;
-                        todo |= self.by_edge[e];
-                    }
+                    todo = self.laws_of(closing);
                 }
             }
         }
@@ -596,6 +590,17 @@ impl<'a> Propagating<'a> {
             }
         }
         Some(out)
+    }
+
+    /// The laws (and colour facts) the edges of `edges` take part in.
+    fn laws_of(&self, edges: u64) -> u128 {
+        let mut laws = 0;
+        let mut rest = edges;
+        while rest != 0 {
+            laws |= self.by_edge[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        laws
     }
 
     /// Applies the laws `todo` (and those of every edge they decide) to a fixpoint; false on
@@ -646,24 +651,12 @@ impl<'a> Propagating<'a> {
                 }
             };
             if let Some(line) = fill {
-                *state = Edges {
-                    lines: if line {
-                        state.lines | open
-                    } else {
-                        state.lines
-                    },
-                    crosses: if line {
-                        state.crosses
-                    } else {
-                        state.crosses | open
-                    },
-                };
-                let mut rest = open;
-                while rest != 0 {
-                    let e = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    todo |= self.by_edge[e];
+                if line {
+                    state.lines |= open;
+                } else {
+                    state.crosses |= open;
                 }
+                todo |= self.laws_of(open);
             }
         }
         true

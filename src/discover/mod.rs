@@ -293,11 +293,12 @@ fn examples_stage(
     pool
 }
 
-/// Stage 4: the rules of the pool to keep (by index), each proved sound first; ranked on the
-/// corpus when there is one, else the first sound ones.
 /// The verdicts of the candidates proved so far.
 type Proofs = Mutex<BTreeMap<Candidate, Verdict>>;
 
+/// Stage 4: the rules of the pool to keep (by index), each proved sound first (or found in
+/// `proofs`, where each new verdict goes); ranked on the corpus when there is one, else the
+/// first sound ones.
 fn choose_stage(
     set: &RuleSet,
     settings: &Settings,
