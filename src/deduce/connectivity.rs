@@ -26,7 +26,6 @@ use crate::deduce::Deducer;
 use crate::deduce::regions::lattice;
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::unionfind::UnionFind;
-use std::collections::HashMap;
 
 /// Deduces what the shape of the graph of uncrossed edges implies; returns the edges decided.
 pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
@@ -141,11 +140,19 @@ struct Sides {
     rows: usize,
     cols: usize,
     known: Vec<u8>,
-    classes: HashMap<u32, Vec<(usize, u8)>>,
+    /// The cells of the classes of unknown side with their colours relative to their class,
+    /// class after class (in board order within a class), and per colour key, where the
+    /// class it is the root of lies in `members` (`[u32::MAX, 0]` for none).
+    members: Vec<(usize, u8)>,
+    class_at: Vec<[u32; 2]>,
     /// Known cells per side (by [`INSIDE`] and [`OUTSIDE`]; the outside of the grid counted).
     counts: [usize; 3],
-    /// The border cells, the outside of the grid's neighbours.
-    border: Vec<usize>,
+    /// Every node's neighbours, node after node (the outside of the grid, node `rows * cols`,
+    /// beside every border cell; each grid cell's in the order outside, up, down, left,
+    /// right), and where each node's list starts (`rows * cols + 2` entries): a table made
+    /// once per run, so that the searches step along a slice.
+    adjacent: Vec<u32>,
+    adjacent_at: Vec<u32>,
     side: Vec<u8>,
     /// Cells a way placed, per side.
     placed: [usize; 3],
@@ -165,39 +172,51 @@ impl Sides {
         let (rows, cols) = (board.rows(), board.cols());
         let n = rows * cols;
         let mut known = vec![OPEN; n + 1];
-        let mut classes: HashMap<u32, Vec<(usize, u8)>> = HashMap::new();
+        // Cells of unknown side by their class's root, placed class after class by counting.
+        let mut keyed: Vec<(u32, usize, u8)> = Vec::new();
+        let mut class_at = vec![[u32::MAX, 0]; board.len() / 2 + 1];
         if let Some(colouring) = board.colouring() {
+            let (ro, po) = colouring.find((board.index(-1, 1) >> 1) as u32);
             for (k, slot) in known.iter_mut().take(n).enumerate() {
                 let cell = lattice(board, cols, k);
-                match colouring.inside(cell) {
-                    Some(true) => *slot = INSIDE,
-                    Some(false) => *slot = OUTSIDE,
-                    None => {
-                        let (root, p) = colouring.find((cell >> 1) as u32);
-                        classes.entry(root).or_default().push((k, p));
-                    }
+                let (root, p) = colouring.find((cell >> 1) as u32);
+                if root == ro {
+                    *slot = if p != po { INSIDE } else { OUTSIDE };
+                } else {
+                    class_at[root as usize][1] += 1;
+                    keyed.push((root, k, p));
                 }
             }
+        }
+        let mut members = vec![(0, 0); keyed.len()];
+        let mut next = 0;
+        for &(root, k, p) in &keyed {
+            let at = &mut class_at[root as usize];
+            if at[0] == u32::MAX {
+                // The class's first cell: its count becomes the next free place.
+                at[0] = next;
+                next += at[1];
+                at[1] = at[0];
+            }
+            members[at[1] as usize] = (k, p);
+            at[1] += 1;
         }
         known[n] = OUTSIDE;
         let mut counts = [0; 3];
         for &s in &known {
             counts[s as usize] += 1;
         }
-        let border = (0..n)
-            .filter(|&k| {
-                let (r, c) = (k / cols, k % cols);
-                r == 0 || c == 0 || r + 1 == rows || c + 1 == cols
-            })
-            .collect();
+        let (adjacent, adjacent_at) = Self::adjacency(rows, cols);
         let side = known.clone();
         Sides {
             rows,
             cols,
             known,
-            classes,
+            members,
+            class_at,
             counts,
-            border,
+            adjacent,
+            adjacent_at,
             side,
             placed: [0; 3],
             placed_cells: [Vec::new(), Vec::new(), Vec::new()],
@@ -233,18 +252,19 @@ impl Sides {
             // Neither class has a known side: the way joins them into one, and it cannot be
             // if a side is split whichever side that class takes.
             let me = sides.get_or_insert_with(|| Sides::read(board));
-            let size = |r: &u32| me.classes.get(r).map_or(0, Vec::len);
-            if size(&rp) + size(&rq) < together || size(&rp).min(size(&rq)) < each {
+            let (a, b) = (me.class(rp), me.class(rq));
+            if a.len() + b.len() < together || a.len().min(b.len()) < each {
                 return None;
             }
-            let a = me.classes.remove(&rp)?;
-            let b = me.classes.remove(&rq).unwrap_or_default();
             let mut found = [None; 2];
             for (slot, p_inside) in found.iter_mut().zip([true, false]) {
                 let q_inside = p_inside != line;
                 me.reset();
-                for (members, inside, parity) in [(&a, p_inside, pp), (&b, q_inside, pq)] {
-                    for &(k, pk) in members {
+                for (members, inside, parity) in
+                    [(a.clone(), p_inside, pp), (b.clone(), q_inside, pq)]
+                {
+                    for i in members {
+                        let (k, pk) = me.members[i];
                         me.place(k, inside != (pk != parity));
                     }
                 }
@@ -253,8 +273,6 @@ impl Sides {
                     break;
                 }
             }
-            me.classes.insert(rp, a);
-            me.classes.insert(rq, b);
             let [Some(one), Some(other)] = found else {
                 return None;
             };
@@ -269,17 +287,25 @@ impl Sides {
             (q, rp, pp)
         };
         let other_inside = colouring.inside(known)? != line;
-        if me.classes.get(&root).map_or(0, Vec::len) < 2 {
+        let members = me.class(root);
+        if members.len() < 2 {
             return None;
         }
-        let members = me.classes.remove(&root)?;
         me.reset();
-        for &(k, pk) in &members {
+        for i in members {
+            let (k, pk) = me.members[i];
             me.place(k, other_inside != (pk != parity));
         }
-        me.classes.insert(root, members);
         let (inside, a, b) = me.split_any(board)?;
         Some(Blocked::SplitSide(inside, a, b))
+    }
+
+    /// Where the class of root `root` lies in `members` (empty for a class of known side).
+    fn class(&self, root: u32) -> std::ops::Range<usize> {
+        match self.class_at[root as usize] {
+            [u32::MAX, _] => 0..0,
+            [a, b] => a as usize..b as usize,
+        }
     }
 
     /// Resets `side` to the known sides, before a way's cells are placed with [`Sides::place`]:
@@ -301,37 +327,46 @@ impl Sides {
         self.placed_cells[s as usize].push(k);
     }
 
-    /// Calls `f` on each neighbour of node `v` (the outside of the grid, node `rows * cols`,
-    /// beside every border cell).
-    #[inline]
-    fn each_neighbour(
-        rows: usize,
-        cols: usize,
-        border: &[usize],
-        v: usize,
-        mut f: impl FnMut(usize),
-    ) {
+    /// The neighbour table of a `rows` by `cols` grid and where each node's list starts (see
+    /// [`Sides::adjacent`]).
+    fn adjacency(rows: usize, cols: usize) -> (Vec<u32>, Vec<u32>) {
         let n = rows * cols;
-        if v == n {
-            border.iter().for_each(|&k| f(k));
-            return;
+        let mut adjacent = Vec::with_capacity(4 * n + 2 * (rows + cols));
+        let mut adjacent_at = Vec::with_capacity(n + 2);
+        for v in 0..n {
+            adjacent_at.push(adjacent.len() as u32);
+            let (r, c) = (v / cols, v % cols);
+            if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
+                adjacent.push(n as u32);
+            }
+            if r > 0 {
+                adjacent.push((v - cols) as u32);
+            }
+            if r + 1 < rows {
+                adjacent.push((v + cols) as u32);
+            }
+            if c > 0 {
+                adjacent.push((v - 1) as u32);
+            }
+            if c + 1 < cols {
+                adjacent.push((v + 1) as u32);
+            }
         }
-        let (r, c) = (v / cols, v % cols);
-        if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
-            f(n);
+        adjacent_at.push(adjacent.len() as u32);
+        for k in 0..n {
+            let (r, c) = (k / cols, k % cols);
+            if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
+                adjacent.push(k as u32);
+            }
         }
-        if r > 0 {
-            f(v - cols);
-        }
-        if r + 1 < rows {
-            f(v + cols);
-        }
-        if c > 0 {
-            f(v - 1);
-        }
-        if c + 1 < cols {
-            f(v + 1);
-        }
+        adjacent_at.push(adjacent.len() as u32);
+        (adjacent, adjacent_at)
+    }
+
+    /// The neighbours of node `v`, from the table `adjacent` and its starts `at`.
+    #[inline]
+    fn neighbours<'a>(adjacent: &'a [u32], at: &[u32], v: usize) -> &'a [u32] {
+        &adjacent[at[v] as usize..at[v + 1] as usize]
     }
 
     /// Whether the nodes open to side `mine` beside the cells just placed on the other side
@@ -339,7 +374,6 @@ impl Sides {
     /// stops when they meet): if so, those cells split nothing that was joined before.
     fn joined_around(&mut self, mine: u8) -> bool {
         let other = INSIDE + OUTSIDE - mine;
-        let (rows, cols) = (self.rows, self.cols);
         self.stamp += 1;
         let stamp = self.stamp;
         self.queue.clear();
@@ -351,15 +385,17 @@ impl Sides {
             &mut self.parent,
             &self.side,
         );
+        let (adjacent, at) = (&self.adjacent[..], &self.adjacent_at[..]);
         for &k in &self.placed_cells[other as usize] {
-            Self::each_neighbour(rows, cols, &self.border, k, |u| {
+            for &u in Self::neighbours(adjacent, at, k) {
+                let u = u as usize;
                 if seen[u] != stamp && side[u] != other {
                     seen[u] = stamp;
                     label[u] = parent.len() as u32;
                     parent.push(parent.len() as u32);
                     queue.push(u);
                 }
-            });
+            }
         }
         let mut sets = parent.len();
         fn find(parent: &mut [u32], mut x: u32) -> u32 {
@@ -370,27 +406,29 @@ impl Sides {
             }
             x
         }
-        let mut at = 0;
-        while sets > 1 && at < queue.len() {
-            let v = queue[at];
-            at += 1;
-            let lv = label[v];
-            Self::each_neighbour(rows, cols, &self.border, v, |u| {
+        let mut next = 0;
+        while sets > 1 && next < queue.len() {
+            let v = queue[next];
+            next += 1;
+            // The root of `v`'s search, kept a root: the others join it.
+            let root = find(parent, label[v]);
+            for &u in Self::neighbours(adjacent, at, v) {
+                let u = u as usize;
                 if side[u] == other {
-                    return;
+                    continue;
                 }
                 if seen[u] != stamp {
                     seen[u] = stamp;
-                    label[u] = lv;
+                    label[u] = root;
                     queue.push(u);
                 } else {
-                    let (a, b) = (find(parent, label[u]), find(parent, lv));
-                    if a != b {
-                        parent[a as usize] = b;
+                    let a = find(parent, label[u]);
+                    if a != root {
+                        parent[a as usize] = root;
                         sets -= 1;
                     }
                 }
-            });
+            }
         }
         sets <= 1
     }
@@ -434,7 +472,6 @@ impl Sides {
     /// `start`, counted up to `total` (the search stops there); those it reached are marked
     /// with the current stamp.
     fn part_of(&mut self, start: usize, mine: u8, total: usize) -> usize {
-        let (rows, cols) = (self.rows, self.cols);
         let other = INSIDE + OUTSIDE - mine;
         self.stamp += 1;
         let stamp = self.stamp;
@@ -447,13 +484,14 @@ impl Sides {
         while at < queue.len() && reached < total {
             let v = queue[at];
             at += 1;
-            Self::each_neighbour(rows, cols, &self.border, v, |u| {
+            for &u in Self::neighbours(&self.adjacent, &self.adjacent_at, v) {
+                let u = u as usize;
                 if seen[u] != stamp && side[u] != other {
                     seen[u] = stamp;
                     queue.push(u);
                     reached += usize::from(side[u] == mine);
                 }
-            });
+            }
         }
         reached
     }
@@ -480,12 +518,13 @@ impl Sides {
         while at < queue.len() {
             let v = queue[at];
             at += 1;
-            Self::each_neighbour(rows, cols, &self.border, v, |u| {
+            for &u in Self::neighbours(&self.adjacent, &self.adjacent_at, v) {
+                let u = u as usize;
                 if seen[u] != stamp {
                     seen[u] = stamp;
                     queue.push(u);
                 }
-            });
+            }
         }
         let near: Vec<usize> = queue
             .iter()
