@@ -52,8 +52,9 @@ fn linked_closures(board: &mut Board) -> Result<u64, Contradiction> {
 fn linked_closures_at(board: &mut Board, joined: (usize, usize)) -> Result<u64, Contradiction> {
     let mut found: Vec<(usize, u8)> = Vec::new();
     let mut sides = None;
+    let mut scratch = Scratch::default();
     for group in linked_groups(board).iter() {
-        if let Some((way, _)) = blocked_way(board, &mut sides, joined, group) {
+        if let Some((way, _)) = blocked_way(board, &mut sides, &mut scratch, joined, group) {
             for &(e, o) in group {
                 found.push((e, if o == way { CROSS } else { LINE }));
             }
@@ -333,32 +334,31 @@ impl Sides {
         let n = rows * cols;
         let mut adjacent = Vec::with_capacity(4 * n + 2 * (rows + cols));
         let mut adjacent_at = Vec::with_capacity(n + 2);
-        for v in 0..n {
-            adjacent_at.push(adjacent.len() as u32);
-            let (r, c) = (v / cols, v % cols);
-            if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
-                adjacent.push(n as u32);
-            }
-            if r > 0 {
-                adjacent.push((v - cols) as u32);
-            }
-            if r + 1 < rows {
-                adjacent.push((v + cols) as u32);
-            }
-            if c > 0 {
-                adjacent.push((v - 1) as u32);
-            }
-            if c + 1 < cols {
-                adjacent.push((v + 1) as u32);
+        let mut border = Vec::with_capacity(2 * (rows + cols));
+        for r in 0..rows {
+            for c in 0..cols {
+                let v = r * cols + c;
+                adjacent_at.push(adjacent.len() as u32);
+                if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
+                    adjacent.push(n as u32);
+                    border.push(v as u32);
+                }
+                if r > 0 {
+                    adjacent.push((v - cols) as u32);
+                }
+                if r + 1 < rows {
+                    adjacent.push((v + cols) as u32);
+                }
+                if c > 0 {
+                    adjacent.push((v - 1) as u32);
+                }
+                if c + 1 < cols {
+                    adjacent.push((v + 1) as u32);
+                }
             }
         }
         adjacent_at.push(adjacent.len() as u32);
-        for k in 0..n {
-            let (r, c) = (k / cols, k % cols);
-            if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
-                adjacent.push(k as u32);
-            }
-        }
+        adjacent.extend_from_slice(&border);
         adjacent_at.push(adjacent.len() as u32);
         (adjacent, adjacent_at)
     }
@@ -548,19 +548,38 @@ impl Sides {
 fn blocked_way(
     board: &Board,
     sides: &mut Option<Sides>,
+    scratch: &mut Scratch,
     joined: (usize, usize),
     group: &[(usize, u8)],
 ) -> Option<(u8, Blocked)> {
     (0..2u8).find_map(|way| {
-        let lines: Vec<usize> = group
-            .iter()
-            .filter(|&&(_, o)| o == way)
-            .map(|&(e, _)| e)
-            .collect();
-        let why =
-            blocked(board, &lines).or_else(|| Sides::splits(sides, board, joined, group, way))?;
+        let Scratch { lines, work } = scratch;
+        lines.clear();
+        lines.extend(group.iter().filter(|&&(_, o)| o == way).map(|&(e, _)| e));
+        let why = blocked(board, lines, work)
+            .or_else(|| Sides::splits(sides, board, joined, group, way))?;
         Some((way, why))
     })
+}
+
+/// Buffers for [`blocked_way`] and [`blocked`], kept for a run's groups.
+#[derive(Default)]
+struct Scratch {
+    /// The edges of the way looked at.
+    lines: Vec<usize>,
+    work: Work,
+}
+
+/// [`blocked`]'s lists: the dots touched, the clue cells touched, the chains' links, the
+/// dots where loops close, and the dots and clue cells with the lines they get.
+#[derive(Default)]
+struct Work {
+    dots: Vec<usize>,
+    clue_cells: Vec<usize>,
+    parent: Vec<(usize, usize)>,
+    loops: Vec<usize>,
+    added: Vec<(usize, u8)>,
+    clue_lines: Vec<(usize, u8)>,
 }
 
 /// Why a way of drawing a set of unknown edges cannot be part of the answer.
@@ -603,10 +622,11 @@ pub fn why_linked(board: &Board) -> Vec<Linked> {
 
 fn why_linked_at(board: &Board, joined: (usize, usize)) -> Vec<Linked> {
     let mut sides = None;
+    let mut scratch = Scratch::default();
     linked_groups(board)
         .iter()
         .filter_map(|group| {
-            let (way, why) = blocked_way(board, &mut sides, joined, group)?;
+            let (way, why) = blocked_way(board, &mut sides, &mut scratch, joined, group)?;
             let pick = |line: bool| {
                 group
                     .iter()
@@ -626,25 +646,33 @@ fn why_linked_at(board: &Board, joined: (usize, usize)) -> Vec<Linked> {
 /// Why lines on all of `lines` (unknown edges) could not be part of the answer, if they
 /// could not: a dot with three lines, or a loop that is not the whole answer (lines left off
 /// it, a second loop, a clue unmet).
-fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
+fn blocked(board: &Board, lines: &[usize], work: &mut Work) -> Option<Blocked> {
     // Dots and clue cells touched, with the lines they get (in board order), counted from
     // sorted lists: a group has few edges, so no map is needed.
-    fn counted(mut keys: Vec<usize>) -> Vec<(usize, u8)> {
+    fn counted(keys: &mut [usize], counts: &mut Vec<(usize, u8)>) {
         keys.sort_unstable();
-        let mut counts: Vec<(usize, u8)> = Vec::with_capacity(keys.len());
-        for k in keys {
+        counts.clear();
+        for &k in keys.iter() {
             match counts.last_mut() {
                 Some((last, n)) if *last == k => *n += 1,
                 _ => counts.push((k, 1)),
             }
         }
-        counts
     }
-    let mut dots = Vec::with_capacity(2 * lines.len());
-    let mut clue_cells = Vec::new();
+    let Work {
+        dots,
+        clue_cells,
+        parent,
+        loops,
+        added,
+        clue_lines,
+    } = work;
+    dots.clear();
+    clue_cells.clear();
     // Chains joined so far: each dot stands for its chain (a dot with one line by the lower
     // of its chain's two ends); `parent` holds the links (dot, the dot it was joined to).
-    let mut parent: Vec<(usize, usize)> = Vec::new();
+    parent.clear();
+    loops.clear();
     fn find(parent: &[(usize, usize)], mut x: usize) -> usize {
         while let Some(&(_, up)) = parent.iter().find(|&&(d, _)| d == x) {
             x = up;
@@ -658,7 +686,6 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
             d
         }
     };
-    let mut loops = Vec::new();
     for &e in lines {
         let [a, b] = board.edge_dots(e);
         dots.extend([a, b]);
@@ -667,17 +694,17 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
                 clue_cells.push(c);
             }
         }
-        let (ra, rb) = (find(&parent, chain(a)), find(&parent, chain(b)));
+        let (ra, rb) = (find(parent, chain(a)), find(parent, chain(b)));
         if ra == rb {
             loops.push(a);
         } else {
             parent.push((ra, rb));
         }
     }
-    let added = counted(dots);
-    let clue_lines = counted(clue_cells);
+    counted(dots, added);
+    counted(clue_cells, clue_lines);
     let mut ends = board.ends_count() as isize;
-    for &(d, n) in &added {
+    for &(d, n) in added.iter() {
         let before = board.dot_lines(d);
         let after = before + n;
         if after > 2 {
@@ -689,7 +716,7 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
         [] => return None,
         [at] if ends > 0 => return Some(Blocked::LinesLeftOff(at)),
         [at] => {
-            for &(c, n) in &clue_lines {
+            for &(c, n) in clue_lines.iter() {
                 let clue = clue_of(board.at(c)).unwrap_or(0);
                 if board.cell_lines(c) + n != clue {
                     return Some(Blocked::ClueUnmet(at, c));
