@@ -371,8 +371,11 @@ impl Sides {
 
     /// Whether the nodes open to side `mine` beside the cells just placed on the other side
     /// are still joined to each other without them (a search from all of them at once, that
-    /// stops when they meet): if so, those cells split nothing that was joined before.
-    fn joined_around(&mut self, mine: u8) -> bool {
+    /// stops when they meet): if so, those cells split nothing that was joined before. If
+    /// not, the search has gone through every part of the side's open nodes that those
+    /// nodes lie in, and its parts tell whether the side is split (`total` of its nodes)
+    /// unless at most one of them holds nodes of the side and some are elsewhere.
+    fn joined_around(&mut self, mine: u8, total: usize) -> Around {
         let other = INSIDE + OUTSIDE - mine;
         self.stamp += 1;
         let stamp = self.stamp;
@@ -430,7 +433,28 @@ impl Sides {
                 }
             }
         }
-        sets <= 1
+        if sets <= 1 {
+            return Around::Joined;
+        }
+        // Every part reached: the nodes of side `mine` in each.
+        let (mut first, mut reached) = (None, 0);
+        for &u in queue.iter() {
+            if side[u] != mine {
+                continue;
+            }
+            reached += 1;
+            let root = find(parent, label[u]);
+            match first {
+                None => first = Some(root),
+                Some(r) if r != root => return Around::Split,
+                Some(_) => {}
+            }
+        }
+        if reached == total {
+            Around::Joined
+        } else {
+            Around::Unsure
+        }
     }
 
     /// With the sides of `side`: a side that is split, and two of its cells cut apart (the
@@ -441,10 +465,15 @@ impl Sides {
         for mine in [INSIDE, OUTSIDE] {
             let other = INSIDE + OUTSIDE - mine;
             let total = self.counts[mine as usize] + self.placed[mine as usize];
-            if self.placed[other as usize] == 0 || total < 2 || self.joined_around(mine) {
+            if self.placed[other as usize] == 0 || total < 2 {
                 continue;
             }
-            if let Some((a, b)) = self.split(mine, total) {
+            let cut = match self.joined_around(mine, total) {
+                Around::Joined => None,
+                Around::Split => Some(self.cut_apart(mine)),
+                Around::Unsure => self.split(mine, total),
+            };
+            if let Some((a, b)) = cut {
                 let lattice = |k: usize| (k != n).then(|| lattice(board, self.cols, k));
                 return Some((mine == INSIDE, lattice(a), lattice(b).expect("a grid cell")));
             }
@@ -540,6 +569,18 @@ impl Sides {
             .expect("a split side has a node the search did not reach");
         if b == rows * cols { (b, a) } else { (a, b) }
     }
+}
+
+/// What [`Sides::joined_around`] found of a side.
+enum Around {
+    /// The side is joined as it was.
+    Joined,
+    /// The side is split.
+    Split,
+    /// The nodes beside the cells placed lie in parts of which at most one holds nodes of
+    /// the side, and some of the side's nodes lie in no part reached: a search from one of
+    /// them tells.
+    Unsure,
 }
 
 /// The way of a linked group that cannot be, if one cannot: the offset whose edges would be
