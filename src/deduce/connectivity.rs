@@ -159,11 +159,12 @@ struct Sides {
     placed: [usize; 3],
     /// The cells a way placed, per side.
     placed_cells: [Vec<usize>; 3],
-    /// Per node, the search that reached it first (see [`Sides::joined_around`]), and the
-    /// union-find over those searches.
-    label: Vec<u32>,
+    /// The union-find over the searches of [`Sides::joined_around`].
     parent: Vec<u32>,
+    /// Per node, the stamp of the last search that reached it (in
+    /// [`Sides::joined_around`], the stamp of its first search's number: one stamp a search).
     seen: Vec<u32>,
+    /// The last stamp given.
     stamp: u32,
     queue: Vec<usize>,
 }
@@ -221,7 +222,6 @@ impl Sides {
             side,
             placed: [0; 3],
             placed_cells: [Vec::new(), Vec::new(), Vec::new()],
-            label: vec![0; n + 1],
             parent: Vec::new(),
             seen: vec![0; n + 1],
             stamp: 0,
@@ -377,13 +377,17 @@ impl Sides {
     /// unless at most one of them holds nodes of the side and some are elsewhere.
     fn joined_around(&mut self, mine: u8, total: usize) -> Around {
         let other = INSIDE + OUTSIDE - mine;
-        self.stamp += 1;
-        let stamp = self.stamp;
+        // Search `i` stamps the nodes it reaches first with `base + i`: a node was reached
+        // when its stamp is `base` or more. Stamps start again before they could run out.
+        if self.stamp > u32::MAX / 2 {
+            self.seen.fill(0);
+            self.stamp = 0;
+        }
+        let base = self.stamp + 1;
         self.queue.clear();
         self.parent.clear();
-        let (seen, label, queue, parent, side) = (
+        let (seen, queue, parent, side) = (
             &mut self.seen,
-            &mut self.label,
             &mut self.queue,
             &mut self.parent,
             &self.side,
@@ -392,14 +396,14 @@ impl Sides {
         for &k in &self.placed_cells[other as usize] {
             for &u in Self::neighbours(adjacent, at, k) {
                 let u = u as usize;
-                if seen[u] != stamp && side[u] != other {
-                    seen[u] = stamp;
-                    label[u] = parent.len() as u32;
+                if seen[u] < base && side[u] != other {
+                    seen[u] = base + parent.len() as u32;
                     parent.push(parent.len() as u32);
                     queue.push(u);
                 }
             }
         }
+        self.stamp = base + parent.len() as u32;
         let mut sets = parent.len();
         fn find(parent: &mut [u32], mut x: u32) -> u32 {
             while parent[x as usize] != x {
@@ -414,18 +418,17 @@ impl Sides {
             let v = queue[next];
             next += 1;
             // The root of `v`'s search, kept a root: the others join it.
-            let root = find(parent, label[v]);
+            let root = find(parent, seen[v] - base);
             for &u in Self::neighbours(adjacent, at, v) {
                 let u = u as usize;
                 if side[u] == other {
                     continue;
                 }
-                if seen[u] != stamp {
-                    seen[u] = stamp;
-                    label[u] = root;
+                if seen[u] < base {
+                    seen[u] = base + root;
                     queue.push(u);
                 } else {
-                    let a = find(parent, label[u]);
+                    let a = find(parent, seen[u] - base);
                     if a != root {
                         parent[a as usize] = root;
                         sets -= 1;
@@ -443,7 +446,7 @@ impl Sides {
                 continue;
             }
             reached += 1;
-            let root = find(parent, label[u]);
+            let root = find(parent, seen[u] - base);
             match first {
                 None => first = Some(root),
                 Some(r) if r != root => return Around::Split,
