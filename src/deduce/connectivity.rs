@@ -785,10 +785,22 @@ fn blocked(board: &Board, lines: &[usize], work: &mut Work) -> Option<Blocked> {
     None
 }
 
-/// The node of a dot (lattice index) in the graph: row-major over the grid's dots.
-fn node(board: &Board, dot: usize) -> usize {
-    let (y, x) = board.point(dot);
-    (y as usize / 2) * (board.cols() + 1) + x as usize / 2
+/// Every grid edge (lattice index, in the order of [`Board::grid_edges`]) with the nodes of
+/// its two dots (as [`Board::edge_dots`] names them) in the graph, row-major over the grid's
+/// dots: counted along the rows, no division per edge.
+fn edges_with_nodes(board: &Board) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    let (rows, cols) = (board.rows(), board.cols());
+    let width = cols + 1;
+    (0..=2 * rows).flat_map(move |y| {
+        let first = (y / 2) * width;
+        let (x, count, down) = if y % 2 == 0 {
+            (1, cols, 1)
+        } else {
+            (0, cols + 1, width)
+        };
+        let start = board.index(y as isize, x);
+        (0..count).map(move |k| (start + 2 * k, first + k, first + k + down))
+    })
 }
 
 /// Every unknown bridge becomes a cross; a line that is a bridge is a contradiction.
@@ -798,10 +810,8 @@ fn crosses_bridges(board: &mut Board) -> Result<u64, Contradiction> {
     for _ in 0..dots {
         graph.add_node(());
     }
-    for e in board.grid_edges() {
+    for (e, a, b) in edges_with_nodes(board) {
         if board.at(e) != CROSS {
-            let [a, b] = board.edge_dots(e);
-            let (a, b) = (node(board, a), node(board, b));
             graph.add_edge(NodeIndex::new(a), NodeIndex::new(b), e as u32);
         }
     }
@@ -831,30 +841,26 @@ fn crosses_parts_without_lines(board: &mut Board) -> Result<u64, Contradiction> 
     let dots = (board.rows() + 1) * (board.cols() + 1);
     let mut parts = UnionFind::<usize>::new(dots);
     let mut first_line = None;
-    for e in board.grid_edges() {
+    for (e, a, b) in edges_with_nodes(board) {
         let state = board.at(e);
         if state != CROSS {
-            let [a, b] = board.edge_dots(e);
-            parts.union(node(board, a), node(board, b));
+            parts.union(a, b);
             if state == LINE && first_line.is_none() {
-                first_line = Some(e);
+                first_line = Some(a);
             }
         }
     }
     let Some(first) = first_line else {
         return Ok(0);
     };
-    let part_of = |parts: &UnionFind<usize>, board: &Board, e: usize| {
-        parts.find(node(board, board.edge_dots(e)[0]))
-    };
-    let lines_part = part_of(&parts, board, first);
+    let lines_part = parts.find(first);
     let mut to_cross = Vec::new();
-    for e in board.grid_edges() {
+    for (e, a, _) in edges_with_nodes(board) {
         match board.at(e) {
-            LINE if part_of(&parts, board, e) != lines_part => {
+            LINE if parts.find(a) != lines_part => {
                 return Err(board.contradiction(Why::Unjoinable, e));
             }
-            UNKNOWN if part_of(&parts, board, e) != lines_part => to_cross.push(e),
+            UNKNOWN if parts.find(a) != lines_part => to_cross.push(e),
             _ => {}
         }
     }
@@ -977,6 +983,25 @@ mod tests {
             }
         }
         assert!(placed > 20 && joined > 20, "{placed} {joined}");
+    }
+
+    #[test]
+    fn edges_with_nodes_names_every_edges_dots_in_board_order() {
+        for text in ["1 3\n. . .\n0 0\n", "3 2\n. .\n. .\n. .\n0 0\n"] {
+            let b = board(text);
+            let node = |dot: usize| {
+                let (y, x) = b.point(dot);
+                (y as usize / 2) * (b.cols() + 1) + x as usize / 2
+            };
+            let expected: Vec<(usize, usize, usize)> = b
+                .grid_edges()
+                .map(|e| {
+                    let [p, q] = b.edge_dots(e);
+                    (e, node(p), node(q))
+                })
+                .collect();
+            assert_eq!(edges_with_nodes(&b).collect::<Vec<_>>(), expected);
+        }
     }
 
     #[test]
