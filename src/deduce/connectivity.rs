@@ -26,7 +26,6 @@ use crate::deduce::Deducer;
 use crate::deduce::regions::lattice;
 use petgraph::graph::{NodeIndex, UnGraph};
 use petgraph::unionfind::UnionFind;
-use std::collections::HashMap;
 
 /// Deduces what the shape of the graph of uncrossed edges implies; returns the edges decided.
 pub fn deduce(board: &mut Board) -> Result<u64, Contradiction> {
@@ -53,8 +52,9 @@ fn linked_closures(board: &mut Board) -> Result<u64, Contradiction> {
 fn linked_closures_at(board: &mut Board, joined: (usize, usize)) -> Result<u64, Contradiction> {
     let mut found: Vec<(usize, u8)> = Vec::new();
     let mut sides = None;
+    let mut scratch = Scratch::default();
     for group in linked_groups(board).iter() {
-        if let Some((way, _)) = blocked_way(board, &mut sides, joined, group) {
+        if let Some((way, _)) = blocked_way(board, &mut sides, &mut scratch, joined, group) {
             for &(e, o) in group {
                 found.push((e, if o == way { CROSS } else { LINE }));
             }
@@ -141,21 +141,30 @@ struct Sides {
     rows: usize,
     cols: usize,
     known: Vec<u8>,
-    classes: HashMap<u32, Vec<(usize, u8)>>,
+    /// The cells of the classes of unknown side with their colours relative to their class,
+    /// class after class (in board order within a class), and per colour key, where the
+    /// class it is the root of lies in `members` (`[u32::MAX, 0]` for none).
+    members: Vec<(usize, u8)>,
+    class_at: Vec<[u32; 2]>,
     /// Known cells per side (by [`INSIDE`] and [`OUTSIDE`]; the outside of the grid counted).
     counts: [usize; 3],
-    /// The border cells, the outside of the grid's neighbours.
-    border: Vec<usize>,
+    /// Every node's neighbours, node after node (the outside of the grid, node `rows * cols`,
+    /// beside every border cell; each grid cell's in the order outside, up, down, left,
+    /// right), and where each node's list starts (`rows * cols + 2` entries): a table made
+    /// once per run, so that the searches step along a slice.
+    adjacent: Vec<u32>,
+    adjacent_at: Vec<u32>,
     side: Vec<u8>,
     /// Cells a way placed, per side.
     placed: [usize; 3],
     /// The cells a way placed, per side.
     placed_cells: [Vec<usize>; 3],
-    /// Per node, the search that reached it first (see [`Sides::joined_around`]), and the
-    /// union-find over those searches.
-    label: Vec<u32>,
+    /// The union-find over the searches of [`Sides::joined_around`].
     parent: Vec<u32>,
+    /// Per node, the stamp of the last search that reached it (in
+    /// [`Sides::joined_around`], the stamp of its first search's number: one stamp a search).
     seen: Vec<u32>,
+    /// The last stamp given.
     stamp: u32,
     queue: Vec<usize>,
 }
@@ -165,43 +174,54 @@ impl Sides {
         let (rows, cols) = (board.rows(), board.cols());
         let n = rows * cols;
         let mut known = vec![OPEN; n + 1];
-        let mut classes: HashMap<u32, Vec<(usize, u8)>> = HashMap::new();
+        // Cells of unknown side by their class's root, placed class after class by counting.
+        let mut keyed: Vec<(u32, usize, u8)> = Vec::new();
+        let mut class_at = vec![[u32::MAX, 0]; board.len() / 2 + 1];
         if let Some(colouring) = board.colouring() {
+            let (ro, po) = colouring.find((board.index(-1, 1) >> 1) as u32);
             for (k, slot) in known.iter_mut().take(n).enumerate() {
                 let cell = lattice(board, cols, k);
-                match colouring.inside(cell) {
-                    Some(true) => *slot = INSIDE,
-                    Some(false) => *slot = OUTSIDE,
-                    None => {
-                        let (root, p) = colouring.find((cell >> 1) as u32);
-                        classes.entry(root).or_default().push((k, p));
-                    }
+                let (root, p) = colouring.find((cell >> 1) as u32);
+                if root == ro {
+                    *slot = if p != po { INSIDE } else { OUTSIDE };
+                } else {
+                    class_at[root as usize][1] += 1;
+                    keyed.push((root, k, p));
                 }
             }
+        }
+        let mut members = vec![(0, 0); keyed.len()];
+        let mut next = 0;
+        for &(root, k, p) in &keyed {
+            let at = &mut class_at[root as usize];
+            if at[0] == u32::MAX {
+                // The class's first cell: its count becomes the next free place.
+                at[0] = next;
+                next += at[1];
+                at[1] = at[0];
+            }
+            members[at[1] as usize] = (k, p);
+            at[1] += 1;
         }
         known[n] = OUTSIDE;
         let mut counts = [0; 3];
         for &s in &known {
             counts[s as usize] += 1;
         }
-        let border = (0..n)
-            .filter(|&k| {
-                let (r, c) = (k / cols, k % cols);
-                r == 0 || c == 0 || r + 1 == rows || c + 1 == cols
-            })
-            .collect();
+        let (adjacent, adjacent_at) = Self::adjacency(rows, cols);
         let side = known.clone();
         Sides {
             rows,
             cols,
             known,
-            classes,
+            members,
+            class_at,
             counts,
-            border,
+            adjacent,
+            adjacent_at,
             side,
             placed: [0; 3],
             placed_cells: [Vec::new(), Vec::new(), Vec::new()],
-            label: vec![0; n + 1],
             parent: Vec::new(),
             seen: vec![0; n + 1],
             stamp: 0,
@@ -233,18 +253,19 @@ impl Sides {
             // Neither class has a known side: the way joins them into one, and it cannot be
             // if a side is split whichever side that class takes.
             let me = sides.get_or_insert_with(|| Sides::read(board));
-            let size = |r: &u32| me.classes.get(r).map_or(0, Vec::len);
-            if size(&rp) + size(&rq) < together || size(&rp).min(size(&rq)) < each {
+            let (a, b) = (me.class(rp), me.class(rq));
+            if a.len() + b.len() < together || a.len().min(b.len()) < each {
                 return None;
             }
-            let a = me.classes.remove(&rp)?;
-            let b = me.classes.remove(&rq).unwrap_or_default();
             let mut found = [None; 2];
             for (slot, p_inside) in found.iter_mut().zip([true, false]) {
                 let q_inside = p_inside != line;
                 me.reset();
-                for (members, inside, parity) in [(&a, p_inside, pp), (&b, q_inside, pq)] {
-                    for &(k, pk) in members {
+                for (members, inside, parity) in
+                    [(a.clone(), p_inside, pp), (b.clone(), q_inside, pq)]
+                {
+                    for i in members {
+                        let (k, pk) = me.members[i];
                         me.place(k, inside != (pk != parity));
                     }
                 }
@@ -253,8 +274,6 @@ impl Sides {
                     break;
                 }
             }
-            me.classes.insert(rp, a);
-            me.classes.insert(rq, b);
             let [Some(one), Some(other)] = found else {
                 return None;
             };
@@ -269,17 +288,25 @@ impl Sides {
             (q, rp, pp)
         };
         let other_inside = colouring.inside(known)? != line;
-        if me.classes.get(&root).map_or(0, Vec::len) < 2 {
+        let members = me.class(root);
+        if members.len() < 2 {
             return None;
         }
-        let members = me.classes.remove(&root)?;
         me.reset();
-        for &(k, pk) in &members {
+        for i in members {
+            let (k, pk) = me.members[i];
             me.place(k, other_inside != (pk != parity));
         }
-        me.classes.insert(root, members);
         let (inside, a, b) = me.split_any(board)?;
         Some(Blocked::SplitSide(inside, a, b))
+    }
+
+    /// Where the class of root `root` lies in `members` (empty for a class of known side).
+    fn class(&self, root: u32) -> std::ops::Range<usize> {
+        match self.class_at[root as usize] {
+            [u32::MAX, _] => 0..0,
+            [a, b] => a as usize..b as usize,
+        }
     }
 
     /// Resets `side` to the known sides, before a way's cells are placed with [`Sides::place`]:
@@ -301,66 +328,82 @@ impl Sides {
         self.placed_cells[s as usize].push(k);
     }
 
-    /// Calls `f` on each neighbour of node `v` (the outside of the grid, node `rows * cols`,
-    /// beside every border cell).
-    #[inline]
-    fn each_neighbour(
-        rows: usize,
-        cols: usize,
-        border: &[usize],
-        v: usize,
-        mut f: impl FnMut(usize),
-    ) {
+    /// The neighbour table of a `rows` by `cols` grid and where each node's list starts (see
+    /// [`Sides::adjacent`]).
+    fn adjacency(rows: usize, cols: usize) -> (Vec<u32>, Vec<u32>) {
         let n = rows * cols;
-        if v == n {
-            border.iter().for_each(|&k| f(k));
-            return;
+        let mut adjacent = Vec::with_capacity(4 * n + 2 * (rows + cols));
+        let mut adjacent_at = Vec::with_capacity(n + 2);
+        let mut border = Vec::with_capacity(2 * (rows + cols));
+        for r in 0..rows {
+            for c in 0..cols {
+                let v = r * cols + c;
+                adjacent_at.push(adjacent.len() as u32);
+                if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
+                    adjacent.push(n as u32);
+                    border.push(v as u32);
+                }
+                if r > 0 {
+                    adjacent.push((v - cols) as u32);
+                }
+                if r + 1 < rows {
+                    adjacent.push((v + cols) as u32);
+                }
+                if c > 0 {
+                    adjacent.push((v - 1) as u32);
+                }
+                if c + 1 < cols {
+                    adjacent.push((v + 1) as u32);
+                }
+            }
         }
-        let (r, c) = (v / cols, v % cols);
-        if r == 0 || c == 0 || r + 1 == rows || c + 1 == cols {
-            f(n);
-        }
-        if r > 0 {
-            f(v - cols);
-        }
-        if r + 1 < rows {
-            f(v + cols);
-        }
-        if c > 0 {
-            f(v - 1);
-        }
-        if c + 1 < cols {
-            f(v + 1);
-        }
+        adjacent_at.push(adjacent.len() as u32);
+        adjacent.extend_from_slice(&border);
+        adjacent_at.push(adjacent.len() as u32);
+        (adjacent, adjacent_at)
+    }
+
+    /// The neighbours of node `v`, from the table `adjacent` and its starts `at`.
+    #[inline]
+    fn neighbours<'a>(adjacent: &'a [u32], at: &[u32], v: usize) -> &'a [u32] {
+        &adjacent[at[v] as usize..at[v + 1] as usize]
     }
 
     /// Whether the nodes open to side `mine` beside the cells just placed on the other side
     /// are still joined to each other without them (a search from all of them at once, that
-    /// stops when they meet): if so, those cells split nothing that was joined before.
-    fn joined_around(&mut self, mine: u8) -> bool {
+    /// stops when they meet): if so, those cells split nothing that was joined before. If
+    /// not, the search has gone through every part of the side's open nodes that those
+    /// nodes lie in, and its parts tell whether the side is split (`total` of its nodes)
+    /// unless at most one of them holds nodes of the side and some are elsewhere.
+    fn joined_around(&mut self, mine: u8, total: usize) -> Around {
         let other = INSIDE + OUTSIDE - mine;
-        let (rows, cols) = (self.rows, self.cols);
-        self.stamp += 1;
-        let stamp = self.stamp;
+        // Search `i` stamps the nodes it reaches first with `base + i`: a node was reached
+        // when its stamp is `base` or more. Stamps start again before they could run out.
+        if self.stamp > u32::MAX / 2 {
+            self.seen.fill(0);
+            self.stamp = 0;
+        }
+        let base = self.stamp + 1;
         self.queue.clear();
         self.parent.clear();
-        let (seen, label, queue, parent, side) = (
+        let (seen, queue, parent, side) = (
             &mut self.seen,
-            &mut self.label,
             &mut self.queue,
             &mut self.parent,
             &self.side,
         );
+        let (adjacent, at) = (&self.adjacent[..], &self.adjacent_at[..]);
         for &k in &self.placed_cells[other as usize] {
-            Self::each_neighbour(rows, cols, &self.border, k, |u| {
-                if seen[u] != stamp && side[u] != other {
-                    seen[u] = stamp;
-                    label[u] = parent.len() as u32;
+            for &u in Self::neighbours(adjacent, at, k) {
+                let u = u as usize;
+                if seen[u] < base && side[u] != other {
+                    seen[u] = base + parent.len() as u32;
                     parent.push(parent.len() as u32);
                     queue.push(u);
                 }
-            });
+            }
         }
+        self.stamp = base + parent.len() as u32;
         let mut sets = parent.len();
         fn find(parent: &mut [u32], mut x: u32) -> u32 {
             while parent[x as usize] != x {
@@ -370,29 +413,51 @@ impl Sides {
             }
             x
         }
-        let mut at = 0;
-        while sets > 1 && at < queue.len() {
-            let v = queue[at];
-            at += 1;
-            let lv = label[v];
-            Self::each_neighbour(rows, cols, &self.border, v, |u| {
+        let mut next = 0;
+        while sets > 1 && next < queue.len() {
+            let v = queue[next];
+            next += 1;
+            // The root of `v`'s search, kept a root: the others join it.
+            let root = find(parent, seen[v] - base);
+            for &u in Self::neighbours(adjacent, at, v) {
+                let u = u as usize;
                 if side[u] == other {
-                    return;
+                    continue;
                 }
-                if seen[u] != stamp {
-                    seen[u] = stamp;
-                    label[u] = lv;
+                if seen[u] < base {
+                    seen[u] = base + root;
                     queue.push(u);
                 } else {
-                    let (a, b) = (find(parent, label[u]), find(parent, lv));
-                    if a != b {
-                        parent[a as usize] = b;
+                    let a = find(parent, seen[u] - base);
+                    if a != root {
+                        parent[a as usize] = root;
                         sets -= 1;
                     }
                 }
-            });
+            }
         }
-        sets <= 1
+        if sets <= 1 {
+            return Around::Joined;
+        }
+        // Every part reached: the nodes of side `mine` in each.
+        let (mut first, mut reached) = (None, 0);
+        for &u in queue.iter() {
+            if side[u] != mine {
+                continue;
+            }
+            reached += 1;
+            let root = find(parent, seen[u] - base);
+            match first {
+                None => first = Some(root),
+                Some(r) if r != root => return Around::Split,
+                Some(_) => {}
+            }
+        }
+        if reached == total {
+            Around::Joined
+        } else {
+            Around::Unsure
+        }
     }
 
     /// With the sides of `side`: a side that is split, and two of its cells cut apart (the
@@ -403,10 +468,15 @@ impl Sides {
         for mine in [INSIDE, OUTSIDE] {
             let other = INSIDE + OUTSIDE - mine;
             let total = self.counts[mine as usize] + self.placed[mine as usize];
-            if self.placed[other as usize] == 0 || total < 2 || self.joined_around(mine) {
+            if self.placed[other as usize] == 0 || total < 2 {
                 continue;
             }
-            if let Some((a, b)) = self.split(mine, total) {
+            let cut = match self.joined_around(mine, total) {
+                Around::Joined => None,
+                Around::Split => Some(self.cut_apart(mine)),
+                Around::Unsure => self.split(mine, total),
+            };
+            if let Some((a, b)) = cut {
                 let lattice = |k: usize| (k != n).then(|| lattice(board, self.cols, k));
                 return Some((mine == INSIDE, lattice(a), lattice(b).expect("a grid cell")));
             }
@@ -434,7 +504,6 @@ impl Sides {
     /// `start`, counted up to `total` (the search stops there); those it reached are marked
     /// with the current stamp.
     fn part_of(&mut self, start: usize, mine: u8, total: usize) -> usize {
-        let (rows, cols) = (self.rows, self.cols);
         let other = INSIDE + OUTSIDE - mine;
         self.stamp += 1;
         let stamp = self.stamp;
@@ -447,13 +516,14 @@ impl Sides {
         while at < queue.len() && reached < total {
             let v = queue[at];
             at += 1;
-            Self::each_neighbour(rows, cols, &self.border, v, |u| {
+            for &u in Self::neighbours(&self.adjacent, &self.adjacent_at, v) {
+                let u = u as usize;
                 if seen[u] != stamp && side[u] != other {
                     seen[u] = stamp;
                     queue.push(u);
                     reached += usize::from(side[u] == mine);
                 }
-            });
+            }
         }
         reached
     }
@@ -480,12 +550,13 @@ impl Sides {
         while at < queue.len() {
             let v = queue[at];
             at += 1;
-            Self::each_neighbour(rows, cols, &self.border, v, |u| {
+            for &u in Self::neighbours(&self.adjacent, &self.adjacent_at, v) {
+                let u = u as usize;
                 if seen[u] != stamp {
                     seen[u] = stamp;
                     queue.push(u);
                 }
-            });
+            }
         }
         let near: Vec<usize> = queue
             .iter()
@@ -503,25 +574,56 @@ impl Sides {
     }
 }
 
+/// What [`Sides::joined_around`] found of a side.
+enum Around {
+    /// The side is joined as it was.
+    Joined,
+    /// The side is split.
+    Split,
+    /// The nodes beside the cells placed lie in parts of which at most one holds nodes of
+    /// the side, and some of the side's nodes lie in no part reached: a search from one of
+    /// them tells.
+    Unsure,
+}
+
 /// The way of a linked group that cannot be, if one cannot: the offset whose edges would be
 /// lines, and why.
 /// `sides` is read on the first group that needs it.
 fn blocked_way(
     board: &Board,
     sides: &mut Option<Sides>,
+    scratch: &mut Scratch,
     joined: (usize, usize),
     group: &[(usize, u8)],
 ) -> Option<(u8, Blocked)> {
     (0..2u8).find_map(|way| {
-        let lines: Vec<usize> = group
-            .iter()
-            .filter(|&&(_, o)| o == way)
-            .map(|&(e, _)| e)
-            .collect();
-        let why =
-            blocked(board, &lines).or_else(|| Sides::splits(sides, board, joined, group, way))?;
+        let Scratch { lines, work } = scratch;
+        lines.clear();
+        lines.extend(group.iter().filter(|&&(_, o)| o == way).map(|&(e, _)| e));
+        let why = blocked(board, lines, work)
+            .or_else(|| Sides::splits(sides, board, joined, group, way))?;
         Some((way, why))
     })
+}
+
+/// Buffers for [`blocked_way`] and [`blocked`], kept for a run's groups.
+#[derive(Default)]
+struct Scratch {
+    /// The edges of the way looked at.
+    lines: Vec<usize>,
+    work: Work,
+}
+
+/// [`blocked`]'s lists: the dots touched, the clue cells touched, the chains' links, the
+/// dots where loops close, and the dots and clue cells with the lines they get.
+#[derive(Default)]
+struct Work {
+    dots: Vec<usize>,
+    clue_cells: Vec<usize>,
+    parent: Vec<(usize, usize)>,
+    loops: Vec<usize>,
+    added: Vec<(usize, u8)>,
+    clue_lines: Vec<(usize, u8)>,
 }
 
 /// Why a way of drawing a set of unknown edges cannot be part of the answer.
@@ -564,10 +666,11 @@ pub fn why_linked(board: &Board) -> Vec<Linked> {
 
 fn why_linked_at(board: &Board, joined: (usize, usize)) -> Vec<Linked> {
     let mut sides = None;
+    let mut scratch = Scratch::default();
     linked_groups(board)
         .iter()
         .filter_map(|group| {
-            let (way, why) = blocked_way(board, &mut sides, joined, group)?;
+            let (way, why) = blocked_way(board, &mut sides, &mut scratch, joined, group)?;
             let pick = |line: bool| {
                 group
                     .iter()
@@ -587,25 +690,33 @@ fn why_linked_at(board: &Board, joined: (usize, usize)) -> Vec<Linked> {
 /// Why lines on all of `lines` (unknown edges) could not be part of the answer, if they
 /// could not: a dot with three lines, or a loop that is not the whole answer (lines left off
 /// it, a second loop, a clue unmet).
-fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
+fn blocked(board: &Board, lines: &[usize], work: &mut Work) -> Option<Blocked> {
     // Dots and clue cells touched, with the lines they get (in board order), counted from
     // sorted lists: a group has few edges, so no map is needed.
-    fn counted(mut keys: Vec<usize>) -> Vec<(usize, u8)> {
+    fn counted(keys: &mut [usize], counts: &mut Vec<(usize, u8)>) {
         keys.sort_unstable();
-        let mut counts: Vec<(usize, u8)> = Vec::with_capacity(keys.len());
-        for k in keys {
+        counts.clear();
+        for &k in keys.iter() {
             match counts.last_mut() {
                 Some((last, n)) if *last == k => *n += 1,
                 _ => counts.push((k, 1)),
             }
         }
-        counts
     }
-    let mut dots = Vec::with_capacity(2 * lines.len());
-    let mut clue_cells = Vec::new();
+    let Work {
+        dots,
+        clue_cells,
+        parent,
+        loops,
+        added,
+        clue_lines,
+    } = work;
+    dots.clear();
+    clue_cells.clear();
     // Chains joined so far: each dot stands for its chain (a dot with one line by the lower
     // of its chain's two ends); `parent` holds the links (dot, the dot it was joined to).
-    let mut parent: Vec<(usize, usize)> = Vec::new();
+    parent.clear();
+    loops.clear();
     fn find(parent: &[(usize, usize)], mut x: usize) -> usize {
         while let Some(&(_, up)) = parent.iter().find(|&&(d, _)| d == x) {
             x = up;
@@ -619,7 +730,6 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
             d
         }
     };
-    let mut loops = Vec::new();
     for &e in lines {
         let [a, b] = board.edge_dots(e);
         dots.extend([a, b]);
@@ -628,17 +738,17 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
                 clue_cells.push(c);
             }
         }
-        let (ra, rb) = (find(&parent, chain(a)), find(&parent, chain(b)));
+        let (ra, rb) = (find(parent, chain(a)), find(parent, chain(b)));
         if ra == rb {
             loops.push(a);
         } else {
             parent.push((ra, rb));
         }
     }
-    let added = counted(dots);
-    let clue_lines = counted(clue_cells);
+    counted(dots, added);
+    counted(clue_cells, clue_lines);
     let mut ends = board.ends_count() as isize;
-    for &(d, n) in &added {
+    for &(d, n) in added.iter() {
         let before = board.dot_lines(d);
         let after = before + n;
         if after > 2 {
@@ -650,7 +760,7 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
         [] => return None,
         [at] if ends > 0 => return Some(Blocked::LinesLeftOff(at)),
         [at] => {
-            for &(c, n) in &clue_lines {
+            for &(c, n) in clue_lines.iter() {
                 let clue = clue_of(board.at(c)).unwrap_or(0);
                 if board.cell_lines(c) + n != clue {
                     return Some(Blocked::ClueUnmet(at, c));
@@ -675,10 +785,22 @@ fn blocked(board: &Board, lines: &[usize]) -> Option<Blocked> {
     None
 }
 
-/// The node of a dot (lattice index) in the graph: row-major over the grid's dots.
-fn node(board: &Board, dot: usize) -> usize {
-    let (y, x) = board.point(dot);
-    (y as usize / 2) * (board.cols() + 1) + x as usize / 2
+/// Every grid edge (lattice index, in the order of [`Board::grid_edges`]) with the nodes of
+/// its two dots (as [`Board::edge_dots`] names them) in the graph, row-major over the grid's
+/// dots: counted along the rows, no division per edge.
+fn edges_with_nodes(board: &Board) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    let (rows, cols) = (board.rows(), board.cols());
+    let width = cols + 1;
+    (0..=2 * rows).flat_map(move |y| {
+        let first = (y / 2) * width;
+        let (x, count, down) = if y % 2 == 0 {
+            (1, cols, 1)
+        } else {
+            (0, cols + 1, width)
+        };
+        let start = board.index(y as isize, x);
+        (0..count).map(move |k| (start + 2 * k, first + k, first + k + down))
+    })
 }
 
 /// Every unknown bridge becomes a cross; a line that is a bridge is a contradiction.
@@ -688,10 +810,8 @@ fn crosses_bridges(board: &mut Board) -> Result<u64, Contradiction> {
     for _ in 0..dots {
         graph.add_node(());
     }
-    for e in board.grid_edges() {
+    for (e, a, b) in edges_with_nodes(board) {
         if board.at(e) != CROSS {
-            let [a, b] = board.edge_dots(e);
-            let (a, b) = (node(board, a), node(board, b));
             graph.add_edge(NodeIndex::new(a), NodeIndex::new(b), e as u32);
         }
     }
@@ -721,30 +841,26 @@ fn crosses_parts_without_lines(board: &mut Board) -> Result<u64, Contradiction> 
     let dots = (board.rows() + 1) * (board.cols() + 1);
     let mut parts = UnionFind::<usize>::new(dots);
     let mut first_line = None;
-    for e in board.grid_edges() {
+    for (e, a, b) in edges_with_nodes(board) {
         let state = board.at(e);
         if state != CROSS {
-            let [a, b] = board.edge_dots(e);
-            parts.union(node(board, a), node(board, b));
+            parts.union(a, b);
             if state == LINE && first_line.is_none() {
-                first_line = Some(e);
+                first_line = Some(a);
             }
         }
     }
     let Some(first) = first_line else {
         return Ok(0);
     };
-    let part_of = |parts: &UnionFind<usize>, board: &Board, e: usize| {
-        parts.find(node(board, board.edge_dots(e)[0]))
-    };
-    let lines_part = part_of(&parts, board, first);
+    let lines_part = parts.find(first);
     let mut to_cross = Vec::new();
-    for e in board.grid_edges() {
+    for (e, a, _) in edges_with_nodes(board) {
         match board.at(e) {
-            LINE if part_of(&parts, board, e) != lines_part => {
+            LINE if parts.find(a) != lines_part => {
                 return Err(board.contradiction(Why::Unjoinable, e));
             }
-            UNKNOWN if part_of(&parts, board, e) != lines_part => to_cross.push(e),
+            UNKNOWN if parts.find(a) != lines_part => to_cross.push(e),
             _ => {}
         }
     }
@@ -867,6 +983,25 @@ mod tests {
             }
         }
         assert!(placed > 20 && joined > 20, "{placed} {joined}");
+    }
+
+    #[test]
+    fn edges_with_nodes_names_every_edges_dots_in_board_order() {
+        for text in ["1 3\n. . .\n0 0\n", "3 2\n. .\n. .\n. .\n0 0\n"] {
+            let b = board(text);
+            let node = |dot: usize| {
+                let (y, x) = b.point(dot);
+                (y as usize / 2) * (b.cols() + 1) + x as usize / 2
+            };
+            let expected: Vec<(usize, usize, usize)> = b
+                .grid_edges()
+                .map(|e| {
+                    let [p, q] = b.edge_dots(e);
+                    (e, node(p), node(q))
+                })
+                .collect();
+            assert_eq!(edges_with_nodes(&b).collect::<Vec<_>>(), expected);
+        }
     }
 
     #[test]
