@@ -22,6 +22,10 @@ OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWA
 //! A SAT solver in rust, originally reimplement from Minisat 2.2 (which is in C++),
 //! and evolved from there.
 
+// slink's vendored copy (SLINK-CHANGES.md): the original's own lints, which a registry
+// dependency's build caps and a path dependency's does not.
+#![allow(dangerous_implicit_autorefs, mismatched_lifetime_syntaxes)]
+
 //======== LOG ============
 
 // stubs when logging is not enabled
