@@ -135,6 +135,8 @@ struct SolverV {
     // v.var_inc: f64,
     /// Head of queue (as index into the trail -- no more explicit propagation queue in MiniSat).
     qhead: i32,
+    /// slink: scratch for `cancel_until` (the literals kept above the cut).
+    kept_lits: Vec<Lit>,
     /// Number of top-level assignments since last execution of 'simplify()'.
     simp_db_assigns: i32,
     /// Remaining number of propagations that must be made before next execution of 'simplify()'.
@@ -504,6 +506,10 @@ impl<Cb: Callbacks> Solver<Cb> {
                     .v
                     .analyze(Conflict::BCP(confl), &self.learnts, tmp_learnt, th);
                 self.add_learnt_and_backtrack(th, learnt, clause::Kind::Learnt);
+                if !self.v.ok {
+                    // slink: a conflict of level-0 literals (out of order) above level 0
+                    return lbool::FALSE;
+                }
 
                 self.v.vars.var_decay_activity();
                 self.v.cla_decay_activity();
@@ -644,7 +650,19 @@ impl<Cb: Callbacks> Solver<Cb> {
         k: clause::Kind,
     ) {
         self.cb.on_new_clause(learnt.clause, k);
-        self.cancel_until(th, learnt.backtrack_lvl as u32);
+        // slink: chronological backtracking: a long backjump goes back one level only
+        // (below the conflict level), and the asserting literal is assigned out of order.
+        let chrono = self.v.opts.chrono;
+        let target = if chrono >= 0
+            && learnt.clause.len() > 1
+            && self.v.assumptions.is_empty()
+            && learnt.conflict_lvl - learnt.backtrack_lvl > chrono
+        {
+            learnt.conflict_lvl - 1
+        } else {
+            learnt.backtrack_lvl
+        };
+        self.cancel_until(th, target as u32);
 
         // propagate the only lit of `learnt_clause` that isn't false
         if learnt.clause.len() == 1 {
@@ -658,7 +676,9 @@ impl<Cb: Callbacks> Solver<Cb> {
             self.learnts.push(cr);
             self.v.attach_clause(cr);
             self.v.cla_bump_activity(&self.learnts, cr);
-            self.v.vars.unchecked_enqueue(learnt.clause[0], cr);
+            self.v
+                .vars
+                .unchecked_enqueue_at(learnt.clause[0], cr, learnt.backtrack_lvl);
         }
 
         if learnt.add_orig {
@@ -758,6 +778,9 @@ impl<Cb: Callbacks> Solver<Cb> {
         }
         let learnt = self.v.analyze(r, &self.learnts, tmp_learnt, th);
         self.add_learnt_and_backtrack(th, learnt, clause::Kind::Theory);
+        if !self.v.ok {
+            return Err(ConflictAtLevel0);
+        }
         Ok(())
     }
 
@@ -1065,6 +1088,7 @@ struct LearntClause<'a> {
     add_orig: bool,       // should we also add `orig_lits`?
     clause: &'a [Lit],    // the clause
     backtrack_lvl: i32,   // where to backtrack?
+    conflict_lvl: i32,    // slink: the highest level in the conflict
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -1269,8 +1293,38 @@ impl SolverV {
 
         // at what level did the conflict happen?
         let conflict_level = match orig {
+            // slink: the highest level among the conflict's literals, which is below the
+            // current level when the trail is out of order (chronological backtracking).
             Conflict::BCP(_) | Conflict::ThProp(_) => {
-                self.decision_level() as i32 // current level
+                let lvl = match orig {
+                    Conflict::BCP(cr) => self
+                        .ca
+                        .get_ref(cr)
+                        .lits()
+                        .iter()
+                        .map(|&q| self.vars.level(q.var()))
+                        .max()
+                        .unwrap_or(0),
+                    Conflict::ThProp(lit) => th
+                        .explain_propagation(lit)
+                        .iter()
+                        .map(|&q| self.vars.level(q.var()))
+                        .max()
+                        .unwrap_or(0)
+                        .max(self.vars.level(lit.var())),
+                    Conflict::ThLemma { .. } => unreachable!(),
+                };
+                if lvl == 0 {
+                    // all at level 0: empty clause
+                    return LearntClause {
+                        clause: &[],
+                        backtrack_lvl: 0,
+                        conflict_lvl: 0,
+                        orig_lits: &[],
+                        add_orig: false,
+                    };
+                }
+                lvl
             }
             Conflict::ThLemma { lits, .. } => {
                 // check it's a proper conflict clause
@@ -1290,6 +1344,7 @@ impl SolverV {
                     return LearntClause {
                         clause: lits,
                         backtrack_lvl: 0,
+                        conflict_lvl: lvl,
                         orig_lits: lits,
                         add_orig: false,
                     };
@@ -1299,6 +1354,7 @@ impl SolverV {
                     return LearntClause {
                         clause: &[],
                         backtrack_lvl: 0,
+                        conflict_lvl: lvl,
                         orig_lits: lits,
                         add_orig: false,
                     };
@@ -1410,8 +1466,11 @@ impl SolverV {
                 }
             }
             // Select next literal in the trail to look at:
-            while !self.seen[self.vars.trail[index - 1].var()].is_seen() {
-                debug_assert!(self.vars.level(self.vars.trail[index - 1].var()) >= conflict_level);
+            // (slink: out of order, a seen literal of a lower level can sit above the
+            // conflict level's; only the conflict level's are resolved.)
+            while !self.seen[self.vars.trail[index - 1].var()].is_seen()
+                || self.vars.level(self.vars.trail[index - 1].var()) != conflict_level
+            {
                 index -= 1;
             }
 
@@ -1504,6 +1563,7 @@ impl SolverV {
             orig_lits,
             add_orig,
             backtrack_lvl: btlevel,
+            conflict_lvl: conflict_level,
             clause: out_learnt,
         }
     }
@@ -1777,7 +1837,16 @@ impl SolverV {
                     }
                 } else {
                     // eprintln!("propagation: got {:?}", first);
-                    self.vars.unchecked_enqueue(first, cr);
+                    // slink: the implied literal's level is the highest of the others'
+                    // (below the current level only when the trail is out of order).
+                    let dl = self.vars.decision_level() as i32;
+                    let mut level = self.vars.level(p.var());
+                    if level < dl {
+                        for k in 2..c.size() {
+                            level = level.max(self.vars.level(c[k].var()));
+                        }
+                    }
+                    self.vars.unchecked_enqueue_at(first, cr, level);
                 }
             }
             let dummy = Watcher::DUMMY;
@@ -1927,8 +1996,16 @@ impl SolverV {
         debug_assert!(self.decision_level() > level);
         let trail_lim_last = *self.vars.trail_lim.last().expect("trail_lim is empty") as usize;
         let trail_lim_level = self.vars.trail_lim[level as usize] as usize;
+        // slink: with chronological backtracking, literals assigned at `level` or below can
+        // sit above `trail_lim_level`; they stay, in their order, and are propagated again.
+        let mut kept = mem::take(&mut self.kept_lits);
+        kept.clear();
         for c in (trail_lim_level..self.vars.trail.len()).rev() {
             let x = self.vars.trail[c].var();
+            if self.vars.level(x) <= level as i32 {
+                kept.push(self.vars.trail[c]);
+                continue;
+            }
             self.vars.ass[x] = lbool::UNDEF;
             if self.opts.phase_saving > 1 || (self.opts.phase_saving == 1 && c > trail_lim_last) {
                 self.polarity[x] = self.vars.trail[c].sign();
@@ -1937,6 +2014,8 @@ impl SolverV {
         }
         self.qhead = trail_lim_level as i32;
         self.vars.trail.resize(trail_lim_level, Lit::UNDEF);
+        self.vars.trail.extend(kept.iter().rev());
+        self.kept_lits = kept;
         // eprintln!("decision_level {} -> {}", self.trail_lim.len(), level);
         self.th_st.clear();
         self.vars.trail_lim.resize(level as usize, 0);
@@ -2079,6 +2158,7 @@ impl SolverV {
             cla_inc: 1.0,
             // v.var_inc: 1.0,
             qhead: 0,
+            kept_lits: vec![],
             simp_db_assigns: -1,
             simp_db_props: 0,
             progress_estimate: 0.0,
@@ -2168,6 +2248,13 @@ impl VarState {
     }
 
     fn unchecked_enqueue(&mut self, p: Lit, from: CRef) {
+        let level = self.decision_level() as i32;
+        self.unchecked_enqueue_at(p, from, level);
+    }
+
+    /// Enqueues `p` at decision level `level` (slink: below the current level when
+    /// backtracking is chronological; the trail is then not sorted by level).
+    fn unchecked_enqueue_at(&mut self, p: Lit, from: CRef, level: i32) {
         debug_assert_eq!(
             self.value_lit(p),
             lbool::UNDEF,
@@ -2175,7 +2262,7 @@ impl VarState {
             p
         );
         self.ass[p.var()] = lbool::new(p.sign());
-        self.vardata[p.var()] = VarData::new(from, self.decision_level() as i32);
+        self.vardata[p.var()] = VarData::new(from, level);
         self.trail.push(p);
     }
 
@@ -2473,6 +2560,10 @@ pub struct SolverOpts {
     pub learntsize_factor: f64,
     /// The limit for learnt clauses is multiplied with this factor each restart. (default 1.1)
     pub learntsize_inc: f64,
+    /// Chronological backtracking (slink): a conflict whose learnt clause would backjump
+    /// more than this many levels backtracks only to the conflict level - 1 and assigns the
+    /// asserting literal out of order. Negative: off (MiniSat's backjumping, the default).
+    pub chrono: i32,
 }
 
 impl Default for SolverOpts {
@@ -2493,6 +2584,7 @@ impl Default for SolverOpts {
             learntsize_factor: 1.0 / 3.0,
             learntsize_inc: 1.1,
             rnd_pol: false,
+            chrono: -1,
         }
     }
 }
