@@ -58,6 +58,8 @@
 //! solvers on it (docs/search.md, fifth round). `SLINK_SAT_TRACE=1` prints the CPU time and
 //! the solver's counters as the search starts, once its instance is built and after each
 //! solver call, to split a verdict's time into its phases (docs/search.md, seventh round).
+//! `SLINK_SAT_CHRONO=T` sets the chronological backtracking threshold (see [`CHRONO`]; a
+//! negative T turns it off), so that tests can make every backjump chronological.
 //!
 //! Budgets: each solver call is one search node and each conflict one more; the solver's
 //! stop callback checks the node budget and the deadline at every conflict and restart.
@@ -1152,6 +1154,18 @@ pub fn search(
 /// told apart (docs/search.md, seventh round).
 const TRACE_VAR: &str = "SLINK_SAT_TRACE";
 
+/// Chronological backtracking (our change to batsat, vendor/batsat/SLINK-CHANGES.md): a
+/// conflict whose learnt clause would backjump more than this many levels backtracks one
+/// level only, and the asserting literal is assigned out of order. On sparse maze grids a
+/// loop cut is followed by a backjump of hundreds of levels whose decisions phase saving
+/// made again; measured (docs/search.md, tenth round), it halved the decisions on maze
+/// 200x200 grids and gave a verdict on one that had none. 0 (every backjump chronological)
+/// was as good on 100x100 grids and lost a 200x200 verdict.
+const CHRONO: i32 = 100;
+
+/// The environment variable that overrides [`CHRONO`] (a debugging aid for the tests).
+const CHRONO_VAR: &str = "SLINK_SAT_CHRONO";
+
 /// The CPU seconds (user and system) of this process so far, on Linux.
 fn cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
@@ -1205,6 +1219,10 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
         // slowest verdict went from 2.7-2.9 s to 1.3-1.6 s (0.85 was in between).
         rnd_pol: random_phase,
         var_decay: 0.8,
+        chrono: std::env::var(CHRONO_VAR)
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(CHRONO),
         ..SolverOpts::default()
     };
     let mut solver = Solver::new(opts, stop);
