@@ -520,7 +520,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         }
         for w in &m.colour_wakes[range(&wakes.free)] {
             let origin = q.wrapping_add_signed(w.delta);
-            if self.gate_open(board, w, q) && self.worth_trying(board, w.rule, origin) {
+            if self.worth_trying(board, w.rule, origin) && self.gate_open(board, w, q) {
                 self.try_colour(board, w.rule, origin)?;
             }
         }
@@ -553,7 +553,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         };
         for w in &m.colour_wakes[range(wakes)] {
             let origin = q.wrapping_add_signed(w.delta);
-            if self.gate_open(board, w, q) && self.worth_trying(board, w.rule, origin) {
+            if self.worth_trying(board, w.rule, origin) && self.gate_open(board, w, q) {
                 self.try_colour(board, w.rule, origin)?;
             }
         }
