@@ -575,8 +575,8 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 .any(|c| board.at(origin.wrapping_add_signed(c.offset)) == UNKNOWN)
     }
 
-    /// Whether the premise relation wake `w` tests first holds at the woken point `q`: when
-    /// it does not, [`Engine::try_colour`] would find nothing to do there.
+    /// Whether wake `w`'s gate (a relation its rule's premise needs) holds at the woken point
+    /// `q`: when it does not, [`Engine::try_colour`] would find nothing to do there.
     #[inline(always)]
     fn gate_open(&mut self, board: &Board, w: &ColourWake, q: usize) -> bool {
         let (Some(g), Some(colouring)) = (&w.gate, board.colouring()) else {
