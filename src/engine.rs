@@ -14,8 +14,7 @@ use crate::board::{
 };
 use crate::deduce::{self, Call, Deducer, DeducerSet, PerDeducer, Phase};
 use crate::rules::compile::{
-    CellTest, ColourRule, ColourWake, ColourWakes, Group, Matchers, PREMISE_CHECKS, RuleBook,
-    Stages,
+    CellTest, ColourRule, ColourWakes, Group, Matchers, PREMISE_CHECKS, RuleBook, Stages,
 };
 use std::hint::select_unpredictable;
 
@@ -520,7 +519,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         }
         for w in &m.colour_wakes[range(&wakes.free)] {
             let origin = q.wrapping_add_signed(w.delta);
-            if self.worth_trying(board, w.rule, origin) && self.gate_open(board, w, q) {
+            if self.worth_trying(board, w.rule, origin) {
                 self.try_colour(board, w.rule, origin)?;
             }
         }
@@ -553,7 +552,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         };
         for w in &m.colour_wakes[range(wakes)] {
             let origin = q.wrapping_add_signed(w.delta);
-            if self.worth_trying(board, w.rule, origin) && self.gate_open(board, w, q) {
+            if self.worth_trying(board, w.rule, origin) {
                 self.try_colour(board, w.rule, origin)?;
             }
         }
@@ -573,17 +572,6 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             || m.concludes[range(&rule.concludes)]
                 .iter()
                 .any(|c| board.at(origin.wrapping_add_signed(c.offset)) == UNKNOWN)
-    }
-
-    /// Whether wake `w`'s gate (a relation its rule's premise needs) holds at the woken point
-    /// `q`: when it does not, [`Engine::try_colour`] would find nothing to do there.
-    #[inline(always)]
-    fn gate_open(&mut self, board: &Board, w: &ColourWake, q: usize) -> bool {
-        let (Some(g), Some(colouring)) = (&w.gate, board.colouring()) else {
-            return true;
-        };
-        let [a, b] = g.cells.map(|d| q.wrapping_add_signed(d));
-        relation(&mut self.work.classes, colouring, a, b) == Some(g.differ)
     }
 
     /// Tries colour rule `k` with its origin at `origin`.

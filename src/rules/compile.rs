@@ -646,11 +646,6 @@ pub struct ColourWake {
     pub delta: isize,
     /// Where the woken point sits relative to the origin.
     pub at: Pos,
-    /// A relation of the rule's premise, seen from the woken point (its cells' index
-    /// differences from it), that the engine tests before trying the rule: one with the
-    /// woken cell in it where there is one, else the premise's first. Most wakes at a cell
-    /// stop here (its class changed, but not towards the rule's other cell).
-    pub gate: Option<ColourPair>,
 }
 
 /// The colour rules woken by one kind of point (a cell whose class changed, or an edge of
@@ -964,7 +959,7 @@ impl Builder {
             variant: vi as u32,
             checks: entry.checks,
             concludes: entry.concludes,
-            same: same.clone(),
+            same,
             relate,
             key_local,
         });
@@ -997,25 +992,11 @@ impl Builder {
                 .filter(|f| f.at.is_edge())
                 .map(|f| (1 + (f.at.x & 1) as usize, f.at)),
         );
-        let premise = &self.m.colour_pairs[range_of(&same)];
         for (list, at) in points {
-            let gate = premise
-                .iter()
-                .find(|p| p.at.contains(&at))
-                .or(premise.first())
-                .map(|p| {
-                    let at = p.at.map(|a| a - at);
-                    ColourPair {
-                        cells: at.map(|a| flat(stride, a)),
-                        at,
-                        differ: p.differ,
-                    }
-                });
             let wake = ColourWake {
                 rule,
                 delta: -flat(stride, at),
                 at,
-                gate,
             };
             match key {
                 Some((clue, n)) => {
@@ -1247,9 +1228,6 @@ impl Matchers {
         }
         for w in &mut m.colour_wakes {
             w.delta = -flat(w.at);
-            if let Some(g) = &mut w.gate {
-                g.cells = g.at.map(flat);
-            }
         }
         for wakes in std::iter::once(&mut m.colour_by_cell).chain(&mut m.colour_by_edge) {
             for g in &mut wakes.groups {
