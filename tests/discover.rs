@@ -359,7 +359,7 @@ fn deduce_corpus_with(extra: &str) -> (BTreeMap<usize, String>, usize) {
 fn the_shipped_discovered_set_solves_the_corpus_exactly_by_deduction() {
     let (got, stuck) = deduce_corpus_with("rules/discovered");
     assert_eq!(got.len() + stuck, 580);
-    // The figure docs/discovery.md reports (the built-in set alone solves 502), and the goal: at
+    // The figure docs/discovery.md reports (the built-in set alone solves 506), and the goal: at
     // least half the corpus with at most 60 discovered rules.
     assert_eq!(got.len(), MEASURED, "{} solved", got.len());
     assert!(2 * got.len() >= 580);
@@ -374,7 +374,7 @@ fn the_shipped_discovered_set_solves_the_corpus_exactly_by_deduction() {
 }
 
 /// Puzzles of the corpus copy the built-in set plus `rules/discovered/` finishes by deduction.
-const MEASURED: usize = 502;
+const MEASURED: usize = 506;
 
 #[test]
 fn the_discovered_set_is_neither_built_in_nor_read_with_rules() {
@@ -499,13 +499,14 @@ fn finished(rules: &[&str], file: &str) -> usize {
 
 #[test]
 fn rules_learned_from_probes_finish_a_stuck_puzzle_and_pass_check_and_test() {
-    // Three puzzles of the corpus copy that the built-in set leaves stuck without trial.
+    // Two puzzles of the corpus copy that the built-in set leaves stuck without trial; of the
+    // rules learned from their probes, the one that finishes 500 ranks fourth, so six are kept.
     let corpus = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
     let dir = TempDir::new("learn");
     let small = dir.0.join("stuck.in");
-    std::fs::write(&small, puzzles_of(&corpus, &[327, 349, 500])).unwrap();
+    std::fs::write(&small, puzzles_of(&corpus, &[349, 500])).unwrap();
     let small = small.to_str().unwrap();
-    assert_eq!(finished(&["rules"], small), 0, "all three are stuck");
+    assert_eq!(finished(&["rules"], small), 0, "both are stuck");
     let out = TempDir::new("learned");
     let args = [
         "rules",
@@ -514,7 +515,7 @@ fn rules_learned_from_probes_finish_a_stuck_puzzle_and_pass_check_and_test() {
         "--max-steps",
         "12",
         "--keep",
-        "3",
+        "6",
         "-j",
         "2",
         "--corpus",
@@ -634,7 +635,7 @@ fn windows_over_3x4_are_for_learning_from_probes_only() {
     let corpus = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
     let dir = TempDir::new("wide-corpus");
     let small = dir.0.join("stuck.in");
-    std::fs::write(&small, puzzles_of(&corpus, &[327])).unwrap();
+    std::fs::write(&small, puzzles_of(&corpus, &[331])).unwrap();
     let args = [
         "rules",
         "discover",
@@ -664,11 +665,11 @@ fn windows_over_3x4_are_for_learning_from_probes_only() {
 fn the_shipped_learned_set_passes_check_and_test_and_solves_the_corpus_exactly() {
     check_and_test("rules/discovered/learned");
     let (got, _) = deduce_corpus_with("rules/discovered/learned");
-    // The figure docs/discovery.md reports: 502 with the built-in set alone.
+    // The figure docs/discovery.md reports: 506 with the built-in set alone.
     assert_eq!(got.len(), LEARNED, "{} solved", got.len());
 }
 
-/// Puzzles of the corpus copy the built-in set plus `rules/discovered/learned/` (the 40 of
+/// Puzzles of the corpus copy the built-in set plus `rules/discovered/learned/` (the 36 of
 /// `learned-colours.rules`, the 46 of `learned-4x4.rules` and the 10 of
 /// `learned-4x4-pass2.rules`) finishes by deduction.
 const LEARNED: usize = 514;
