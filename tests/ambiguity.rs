@@ -7,22 +7,9 @@
 mod common;
 mod oracle;
 
-use common::slink;
+use common::{Lcg, slink};
 use oracle::{Common, Grid, count, is_solution};
 use serde_json::Value;
-
-/// A small fixed generator (no crate needed).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
 
 /// A generated Slink puzzle (unique, every cell a clue).
 fn generated(rows: usize, cols: usize, seed: u64) -> Grid {
@@ -58,13 +45,13 @@ fn ambiguous(n: usize, most: usize) -> Vec<(Grid, oracle::Count)> {
     while out.len() < n {
         seed += 1;
         assert!(seed < 400, "too few ambiguous puzzles found");
-        let (rows, cols) = (3 + rng.next(3) as usize, 3 + rng.next(3) as usize);
+        let (rows, cols) = (3 + rng.below(3) as usize, 3 + rng.below(3) as usize);
         let full = generated(rows, cols, seed);
-        let share = 3 + rng.next(5);
+        let share = 3 + rng.below(5);
         let clues = (0..rows * cols)
             .map(|i| {
                 let k = full.clue(i / cols, i % cols);
-                if rng.next(10) < share { None } else { k }
+                if rng.below(10) < share { None } else { k }
             })
             .collect();
         let grid = Grid::new(rows, cols, clues);

@@ -4,20 +4,10 @@
 //! gives, and every model satisfies every clause. (The verdict search's use of it, with the
 //! loop theory, is tested in tests/search.rs.)
 
+mod common;
+
 use batsat::{BasicCallbacks, Lit, Solver, SolverInterface, SolverOpts, lbool};
-
-/// A small linear congruential generator (fixed seeds, the same instances everywhere).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
+use common::Lcg;
 
 /// A clause as (variable, positive) pairs.
 type Clause = Vec<(usize, bool)>;
@@ -35,12 +25,12 @@ fn chronological_backtracking_agrees_with_a_brute_force_on_random_3_sat() {
     let mut rng = Lcg(25);
     let mut verdicts = [0; 2];
     for _ in 0..300 {
-        let n = 12 + rng.next(5) as usize;
+        let n = 12 + rng.below(5) as usize;
         let m = n * 426 / 100;
         let clauses: Vec<Clause> = (0..m)
             .map(|_| {
                 (0..3)
-                    .map(|_| (rng.next(n as u64) as usize, rng.next(2) == 1))
+                    .map(|_| (rng.below(n as u64) as usize, rng.below(2) == 1))
                     .collect()
             })
             .collect();

@@ -6,21 +6,8 @@
 mod common;
 
 use common::answers::{EdgeKey, PuzzleText, parse_answers, parse_puzzles};
-use common::{TempDir, data, slink};
+use common::{Lcg, TempDir, data, slink};
 use std::collections::BTreeMap;
-
-/// A small deterministic random stream (an LCG), so that every run makes the same boards.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
 
 /// A puzzle with its only solution's lines.
 struct Case {

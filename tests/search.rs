@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Run, data, slink};
+use common::{Lcg, Run, data, slink};
 
 fn read(name: &str) -> Vec<u8> {
     std::fs::read(data(name)).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
@@ -248,19 +248,6 @@ fn gen_blanks_makes_slitherlink_that_deduction_finishes_uniquely() {
 // ---------------------------------------------------------------------------------------------
 // Verdicts against a brute force (issue 25)
 
-/// A tiny generator for the tests (64-bit LCG, the high bits).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
-
 /// Whether the cells of `inside` (a bit per cell, row by row) bound one simple loop: the
 /// inside is connected, the outside (with the margin) is connected, and no dot has the
 /// inside on one diagonal and the outside on the other (four lines).
@@ -366,15 +353,31 @@ fn stream_of(rows: usize, cols: usize, clues: &[u8]) -> String {
     s
 }
 
+/// The stream of `puzzles` and the verdict a brute force gives each (0 none, 1 one answer, 2
+/// several); the sample must hold all three.
+fn stream_and_verdicts(puzzles: &[(usize, usize, Vec<u8>)]) -> (String, Vec<usize>) {
+    let mut stream = String::new();
+    let mut want = Vec::new();
+    for (rows, cols, clues) in puzzles {
+        stream.push_str(&stream_of(*rows, *cols, clues));
+        want.push(brute_count(*rows, *cols, clues).min(2));
+    }
+    stream.push_str("0 0\n");
+    for v in 0..3 {
+        assert!(want.contains(&v), "the sample has verdict {v}: {want:?}");
+    }
+    (stream, want)
+}
+
 /// Random puzzles of at most 4x4: from a random loop with a random share of its clues
 /// blanked (unique, several), and with one clue changed (often none).
 fn small_puzzles(count: usize, seed: u64) -> Vec<(usize, usize, Vec<u8>)> {
     let mut rng = Lcg(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let rows = 2 + rng.next(3) as usize;
-        let cols = 2 + rng.next(3) as usize;
-        let inside = rng.next(1 << (rows * cols)) as u32;
+        let rows = 2 + rng.below(3) as usize;
+        let cols = 2 + rng.below(3) as usize;
+        let inside = rng.below(1 << (rows * cols)) as u32;
         if !one_loop(rows, cols, inside) {
             continue;
         }
@@ -382,15 +385,15 @@ fn small_puzzles(count: usize, seed: u64) -> Vec<(usize, usize, Vec<u8>)> {
         if clues.contains(&4) {
             continue; // a clue 4 is not written (a one-cell loop still counts as an answer)
         }
-        let blank = rng.next(90);
+        let blank = rng.below(90);
         for c in clues.iter_mut() {
-            if rng.next(100) < blank {
+            if rng.below(100) < blank {
                 *c = 9;
             }
         }
-        if rng.next(4) == 0 {
-            let k = rng.next(clues.len() as u64) as usize;
-            clues[k] = rng.next(4) as u8;
+        if rng.below(4) == 0 {
+            let k = rng.below(clues.len() as u64) as usize;
+            clues[k] = rng.below(4) as u8;
         }
         out.push((rows, cols, clues));
     }
@@ -413,16 +416,7 @@ fn verdicts(args: &[&str], stream: &str, count: usize) -> Vec<usize> {
 #[test]
 fn verdicts_on_small_random_puzzles_agree_with_a_brute_force() {
     let puzzles = small_puzzles(120, 25);
-    let mut stream = String::new();
-    let mut want = Vec::new();
-    for (rows, cols, clues) in &puzzles {
-        stream.push_str(&stream_of(*rows, *cols, clues));
-        want.push(brute_count(*rows, *cols, clues).min(2));
-    }
-    stream.push_str("0 0\n");
-    for v in 0..3 {
-        assert!(want.contains(&v), "the sample has verdict {v}: {want:?}");
-    }
+    let (stream, want) = stream_and_verdicts(&puzzles);
     for args in [
         vec![],
         vec!["--no-probing"],
@@ -471,7 +465,7 @@ fn half_blanked(args: &[&str], rows: usize, seed: u64) -> String {
         let cells: Vec<String> = line
             .split_whitespace()
             .map(|w| {
-                if rng.next(2) == 0 {
+                if rng.below(2) == 0 {
                     ".".to_string()
                 } else {
                     w.to_string()
@@ -503,16 +497,7 @@ fn verdicts_with_every_backjump_chronological_agree_with_a_brute_force() {
     // of over 100 levels do, which small puzzles never make), so the trail out of order,
     // and the loop theory's backtracking over it, are exercised on every conflict.
     let puzzles = small_puzzles(120, 26);
-    let mut stream = String::new();
-    let mut want = Vec::new();
-    for (rows, cols, clues) in &puzzles {
-        stream.push_str(&stream_of(*rows, *cols, clues));
-        want.push(brute_count(*rows, *cols, clues).min(2));
-    }
-    stream.push_str("0 0\n");
-    for v in 0..3 {
-        assert!(want.contains(&v), "the sample has verdict {v}: {want:?}");
-    }
+    let (stream, want) = stream_and_verdicts(&puzzles);
     for args in [vec!["--no-probing"], vec!["--no-probing", "--no-colouring"]] {
         let run = with_env_args(&args, &stream, ("SLINK_SAT_CHRONO", "0".as_ref()), "chrono");
         for (k, w) in want.iter().enumerate() {

@@ -154,3 +154,18 @@ pub fn page_data(page: &Path) -> serde_json::Value {
     let len = text[start..].find("</script>").expect("the data's end");
     serde_json::from_str(&text[start..start + len]).expect("the page's data is JSON")
 }
+
+/// A small linear congruential generator (fixed seeds: the same cases everywhere, no crate
+/// needed).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
