@@ -1,5 +1,6 @@
-//! Embeds the files of `rules/` into the binary as the built-in rule set, and names the prover's
-//! source by a hash (`SLINK_PROVER_HASH`: the cache of proven rules is kept per prover).
+//! Embeds the files of `rules/` into the binary as the built-in rule set, with what a plain
+//! solve needs to pass over the files probing stands in for, and names the prover's source by
+//! a hash (`SLINK_PROVER_HASH`: the cache of proven rules is kept per prover).
 
 use std::fmt::Write;
 use std::path::Path;
@@ -31,8 +32,17 @@ fn main() {
         dir.display()
     );
     let mut code = String::from("&[\n");
+    let mut lowest = String::from("&[");
+    let mut replaces: Option<u32> = None;
     for path in &paths {
         println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let scan = scan_levels(&text);
+        write!(lowest, "{},", scan.lowest).unwrap();
+        if let Some(n) = scan.replaces {
+            replaces = Some(replaces.map_or(n, |r| r.min(n)));
+        }
         let name = format!("rules/{}", path.file_name().unwrap().to_string_lossy());
         writeln!(
             code,
@@ -42,9 +52,55 @@ fn main() {
         .unwrap();
     }
     code.push(']');
-    let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("builtin_rules.rs");
-    std::fs::write(out, code).unwrap();
+    lowest.push(']');
+    let out_dir = std::env::var("OUT_DIR").unwrap();
+    std::fs::write(Path::new(&out_dir).join("builtin_rules.rs"), code).unwrap();
+    let levels = format!("({lowest}, {replaces:?})");
+    std::fs::write(Path::new(&out_dir).join("builtin_levels.rs"), levels).unwrap();
     prover_hash();
+}
+
+/// What a quick look at a rule file's text finds: the lowest level of its rules (0 when it
+/// has `use` lines or no rules: it is always read), and the N of a `use probing instead of
+/// level N` line. The test suite checks both against the parsed files.
+struct LevelScan {
+    lowest: u32,
+    replaces: Option<u32>,
+}
+
+fn scan_levels(text: &str) -> LevelScan {
+    let mut levels = Vec::new();
+    let mut uses = false;
+    let mut replaces = None;
+    // Within a rule's header (between `rule NAME` and `when`), the `level N` line.
+    let mut in_header = false;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("use ") {
+            uses = true;
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            if let ["probing", "instead", "of", "level", n] = words.as_slice() {
+                replaces = n.parse::<u32>().ok();
+            }
+        } else if line.starts_with("rule ") {
+            levels.push(1);
+            in_header = true;
+        } else if line.starts_with("when") {
+            in_header = false;
+        } else if in_header
+            && let Some(n) = line.trim().strip_prefix("level ")
+            && let (Some(last), Ok(n)) = (levels.last_mut(), n.trim().parse::<u32>())
+        {
+            *last = n;
+        }
+    }
+    LevelScan {
+        lowest: if uses {
+            0
+        } else {
+            levels.into_iter().min().unwrap_or(0)
+        },
+        replaces,
+    }
 }
 
 /// What the prover's verdict depends on: the whole rule module (`src/rules/`, the prover with

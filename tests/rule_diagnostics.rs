@@ -24,6 +24,8 @@ const REQUIRED_CASES: &[&str] = &[
     "clue_five",
     "shape_mismatch",
     "unknown_deducer",
+    "replacing_deducer",
+    "bad_replacement",
     "duplicate_name",
     "misspelled_header",
     "ends_inside_rule",

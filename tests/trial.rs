@@ -137,3 +137,46 @@ fn linked_edges_that_would_close_a_loop_early_are_explained_without_trial() {
         run.stdout_text()
     );
 }
+
+/// Each puzzle's outcome, probe count and answer in a JSON run.
+fn outcomes(args: &[&str], input: &str) -> Vec<(String, u64, serde_json::Value)> {
+    let mut all = vec!["--format", "json"];
+    all.extend(args);
+    let run = slink(&all, input.as_bytes());
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    run.stdout_text()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let probes = v["stats"]["probes"].as_u64().unwrap();
+            (v["outcome"].as_str().unwrap().to_string(), probes, v["edges"].clone())
+        })
+        .collect()
+}
+
+#[test]
+fn a_plain_solve_probes_where_the_learned_rules_would_and_explanations_keep_them() {
+    // Puzzle 125 of the corpus (5x5): deduction finishes it only with the rules learned from
+    // probes (level 4), which probing stands in for in a plain solve (`use probing instead
+    // of level 4`).
+    let text = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
+    let puzzle = common::answers::nth_puzzle(&text, 124);
+    let plain = outcomes(&[], &puzzle);
+    let first = outcomes(&["--rules-first"], &puzzle);
+    let alone = outcomes(&["--no-probing", "--no-search"], &puzzle);
+    assert_eq!(plain[0].0, "solved");
+    assert!(plain[0].1 > 0, "the plain solve probes: {plain:?}");
+    assert_eq!((first[0].0.as_str(), first[0].1), ("solved", 0));
+    assert_eq!(alone[0].0, "solved");
+    assert_eq!(plain[0].2, first[0].2);
+    assert_eq!(plain[0].2, alone[0].2);
+    // --grade counts the probes an explanation needs: none, the learned rules go first.
+    let run = slink(&["--grade"], puzzle.as_bytes());
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("grade:"), "{}", run.stderr);
+    assert!(!run.stderr.contains("probing"), "{}", run.stderr);
+    // And explain names no probe.
+    let run = slink(&["explain"], puzzle.as_bytes());
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(!run.stdout_text().contains("probing"), "{}", run.stdout_text());
+}

@@ -151,6 +151,12 @@ pub struct SolveArgs {
     /// and how many search nodes.
     #[arg(long)]
     grade: bool,
+    /// Keep the rules probing stands in for (`use probing instead of level N`: the rules
+    /// learned from probes), and try every rule before a probe, as `explain`, --grade,
+    /// --stats and --no-probing do. Without it, a plain solve leaves them out: probing finds
+    /// what they would, sooner.
+    #[arg(long)]
+    rules_first: bool,
     #[command(flatten)]
     rules: RulesArg,
     #[command(flatten)]
@@ -384,6 +390,17 @@ impl RulesArg {
         load_proven(io, &self.dirs, trust).map(RuleBook::new)
     }
 
+    /// [`RulesArg::load`] for a plain solve with probing on: without the rules probing stands
+    /// in for ([`RuleSet::without_what_probing_replaces`]; the built-in files holding only
+    /// such rules are not read). A set read from files is proven whole.
+    fn load_with_probing(&self, io: &mut Io, trust: TrustArg) -> Result<RuleBook, i32> {
+        if self.is_builtin() {
+            return Ok(RuleBook::new(RuleSet::builtin_to_solve_with_probing()));
+        }
+        let set = load_proven(io, &self.dirs, trust)?;
+        Ok(RuleBook::new(set.without_what_probing_replaces()))
+    }
+
     /// Loads the chosen rule set without compiling it, proven as [`RulesArg::load`] does.
     fn set(&self, io: &mut Io, trust: TrustArg) -> Result<RuleSet, i32> {
         load_proven(io, &self.dirs, trust)
@@ -452,6 +469,7 @@ fn load_proven<P: AsRef<Path>>(io: &mut Io, dirs: &[P], trust: TrustArg) -> Resu
         let own = RuleSet {
             rules: set.rules[skip..].to_vec(),
             deducers: set.deducers.clone(),
+            probing_replaces: set.probing_replaces,
         };
         proof::vet(
             io,

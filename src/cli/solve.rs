@@ -10,6 +10,7 @@ use super::interrupt::Output;
 use super::io::{Io, say};
 use super::write_file::{Existing, write_file};
 use super::{ColourArg, EXIT_BAD_INPUT, EXIT_OK, EXIT_UNSOLVED, FormatArg, SolveArgs};
+use crate::deduce::Deducer;
 use crate::deduce::ambiguity::{Ambiguity, AmbiguityOptions};
 use crate::engine::Tally;
 use crate::format::ascii::{render_board, write_board};
@@ -31,13 +32,21 @@ use std::time::{Duration, Instant};
 
 /// Solves every puzzle of the given sources; returns the exit status.
 pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
-    let book = match args.rules.load(io, args.trust) {
-        Ok(book) => book,
-        Err(status) => return status,
-    };
     let options = args
         .budget
         .solve_options(&args.deduction, args.stats.is_some());
+    // A grade and the statistics are of every rule, tried before a probe.
+    let probing = options.switches.contains(Deducer::Probing);
+    let plain = probing && !(args.rules_first || args.grade || args.stats.is_some());
+    let loaded = if plain {
+        args.rules.load_with_probing(io, args.trust)
+    } else {
+        args.rules.load(io, args.trust)
+    };
+    let book = match loaded {
+        Ok(book) => book,
+        Err(status) => return status,
+    };
     let mut solver = Solver::with_options(book, options);
     solver.set_unasked_ambiguity(true);
     // A grade counts the probes an explanation needs: the shortest chains, as `explain` takes.

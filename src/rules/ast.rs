@@ -146,13 +146,16 @@ pub struct RuleAst {
     pub examples: Vec<ExampleAst>,
 }
 
-/// A `use NAME` line switching on a global deducer.
+/// A `use NAME` line switching on a global deducer (`use probing instead of level N`: in a
+/// plain solve, probing stands in for the rules of level N and up; only probing may).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UseAst {
     /// The deducer's name.
     pub name: String,
     /// Where the name stands.
     pub at: Span,
+    /// The `N` of `instead of level N`, when given.
+    pub instead_of_level: Option<u32>,
 }
 
 /// A whole rule file as written.

@@ -22,7 +22,25 @@ pub fn check_file(file: &FileAst) -> (Vec<Rule>, Vec<Deducer>, Vec<Diagnostic>) 
     let mut deducers = Vec::new();
     for u in &file.uses {
         match Deducer::from_name(&u.name) {
-            Some(d) => deducers.push(d),
+            Some(d) => {
+                deducers.push(d);
+                match u.instead_of_level {
+                    Some(_) if d != Deducer::Probing => errors.push(
+                        Diagnostic::new(
+                            &file.name,
+                            u.at,
+                            format!("`{}` cannot stand in for rule levels", u.name),
+                        )
+                        .with_help("only `use probing instead of level N` is known"),
+                    ),
+                    Some(0) => errors.push(Diagnostic::new(
+                        &file.name,
+                        u.at,
+                        "levels start at 1: `instead of level 0` names none",
+                    )),
+                    _ => {}
+                }
+            }
             None => {
                 let known: Vec<_> = Deducer::ALL.iter().map(|d| d.name()).collect();
                 errors.push(

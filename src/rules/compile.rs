@@ -1308,6 +1308,34 @@ mod tests {
     }
 
     #[test]
+    fn a_plain_solve_with_probing_reads_the_built_in_set_without_what_probing_replaces() {
+        let full = RuleSet::builtin_to_solve();
+        // The rule files say `use probing instead of level 4` (rules/global.rules), and the
+        // rules learned from probes (rules/learned.rules) are at level 4.
+        assert_eq!(full.probing_replaces, Some(4));
+        let learned = full.rules.iter().filter(|r| r.level >= 4).count();
+        assert!(learned > 0);
+        assert!(full.rules.iter().filter(|r| r.level >= 4).all(|r| r.file == "rules/learned.rules"));
+        // The files passed over by their quick look at build time are those with such rules
+        // only, so the set read is the whole set less them.
+        let plain = RuleSet::builtin_to_solve_with_probing();
+        assert_eq!(plain, full.clone().without_what_probing_replaces());
+        assert_eq!(plain.rules.len() + learned, full.rules.len());
+        assert_eq!(plain.deducers, full.deducers);
+        // The quick look agrees with the parsed files, file by file.
+        let (lowest, replaces) = crate::rules::BUILTIN_LEVELS;
+        assert_eq!(replaces, full.probing_replaces);
+        for (&(name, text), &low) in crate::rules::BUILTIN_RULES.iter().zip(lowest) {
+            let file = RuleSet::from_sources(&[(name, text)]).unwrap();
+            let parsed = match file.rules.iter().map(|r| r.level).min() {
+                Some(level) if file.deducers.is_empty() => level,
+                _ => 0,
+            };
+            assert_eq!(low, parsed, "{name}");
+        }
+    }
+
+    #[test]
     fn levels_past_the_first_are_laid_out_when_first_asked_for() {
         let book = RuleBook::new(RuleSet::builtin_to_solve());
         let stages = book.stages(40, true);

@@ -123,6 +123,7 @@ pub fn run_example(rule: &Rule, example: &Example) -> Outcome {
         } else {
             Vec::new()
         },
+        probing_replaces: None,
     });
     let tracking = Tracking {
         closures: false,

@@ -49,7 +49,8 @@ fn classify(text: &str) -> Line<'_> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Keyword<'a> {
     Rule(&'a str),
-    Use(&'a str),
+    /// `use NAME`, with `instead of level N` after it when given.
+    Use(&'a str, Option<u32>),
     When,
     Then,
     Example,
@@ -69,13 +70,25 @@ fn end_of_line(input: &str) -> IResult<&str, &str> {
     terminated(space0, eof).parse(input)
 }
 
-/// `rule NAME`, `use NAME` or a bare keyword, alone on its line.
+/// `rule NAME`, `use NAME` (or `use NAME instead of level N`) or a bare keyword, alone on
+/// its line.
 fn keyword_line(input: &str) -> IResult<&str, Keyword<'_>> {
     let named = |word: &'static str| terminated(preceded((tag(word), space1), name), end_of_line);
     let bare = |word: &'static str| terminated(tag(word), end_of_line);
+    let placed = terminated(
+        (
+            preceded((tag("use"), space1), name),
+            preceded(
+                (space1, tag("instead"), space1, tag("of"), space1, tag("level"), space1),
+                nom::character::complete::u32,
+            ),
+        ),
+        end_of_line,
+    );
     alt((
         map(named("rule"), Keyword::Rule),
-        map(named("use"), Keyword::Use),
+        map(named("use"), |n| Keyword::Use(n, None)),
+        map(placed, |(n, level)| Keyword::Use(n, Some(level))),
         value(Keyword::When, bare("when")),
         value(Keyword::Then, bare("then")),
         value(Keyword::Example, bare("example")),
@@ -661,12 +674,13 @@ impl<'a> FileParser<'a> {
                 });
                 self.expect = Expect::Header;
             }
-            Keyword::Use(n) => {
+            Keyword::Use(n, instead_of_level) => {
                 self.close_unfinished(at, "`use`");
                 self.finish();
                 self.ast.uses.push(UseAst {
                     name: n.to_string(),
                     at: Span::new(line_no, 5),
+                    instead_of_level,
                 });
                 self.expect = Expect::Item;
             }
@@ -681,7 +695,20 @@ impl<'a> FileParser<'a> {
     fn bad_keyword(&mut self, line_no: usize, content: &str) {
         let file = self.file;
         let word: String = content.chars().take_while(|&c| is_name_char(c)).collect();
+        // `use NAME` followed by something other than `instead of level N`.
+        let placed = preceded((tag("use"), space1), name)
+            .parse(content)
+            .ok()
+            .filter(|(rest, _)| !rest.trim().is_empty());
         let diag = match word.as_str() {
+            "use" if let Some((rest, n)) = placed => Diagnostic::new(
+                file,
+                Span::new(line_no, content.len() - rest.trim_start().len() + 1),
+                format!(
+                    "expected the end of the line or `instead of level N` after `use {n}`, found `{}`",
+                    rest.trim()
+                ),
+            ),
             "rule" | "use" => Diagnostic::new(
                 file,
                 Span::new(line_no, word.len() + 1),

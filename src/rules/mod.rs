@@ -133,6 +133,10 @@ pub struct RuleSet {
     pub rules: Vec<Rule>,
     /// The deducers named by `use` lines, without repeats.
     pub deducers: Vec<Deducer>,
+    /// `use probing instead of level N` (the lowest N given): with probing on, a plain solve
+    /// leaves out the rules of level N and up, as probing finds what they would (see
+    /// [`RuleSet::without_what_probing_replaces`]).
+    pub probing_replaces: Option<u32>,
 }
 
 /// Why a rule set could not be loaded.
@@ -302,6 +306,14 @@ impl RuleSet {
                 check::read_checked_file(&file)
             };
             set.rules.extend(rules);
+            for u in &file.uses {
+                if let Some(level) = u.instead_of_level.filter(|&n| n > 0)
+                    && u.name == Deducer::Probing.name()
+                {
+                    let lowest = set.probing_replaces.map_or(level, |l| l.min(level));
+                    set.probing_replaces = Some(lowest);
+                }
+            }
             for d in deducers {
                 if !set.deducers.contains(&d) {
                     set.deducers.push(d);
@@ -394,10 +406,43 @@ impl RuleSet {
         RuleSet::from_sources_with(BUILTIN_RULES, false)
             .expect("the built-in rules are checked by the test suite")
     }
+
+    /// [`RuleSet::builtin_to_solve`] without the rules probing stands in for
+    /// ([`RuleSet::without_what_probing_replaces`]), for a plain solve with probing on: the
+    /// files that hold only such rules (and no `use` line) are not even read.
+    pub fn builtin_to_solve_with_probing() -> RuleSet {
+        let (lowest, replaces) = BUILTIN_LEVELS;
+        let sources: Vec<(&str, &str)> = BUILTIN_RULES
+            .iter()
+            .zip(lowest)
+            .filter(|&(_, &low)| replaces.is_none_or(|n| low < n))
+            .map(|(&source, _)| source)
+            .collect();
+        RuleSet::from_sources_with(&sources, false)
+            .expect("the built-in rules are checked by the test suite")
+            .without_what_probing_replaces()
+    }
+
+    /// The set less the rules that probing stands in for (`use probing instead of level N`:
+    /// those of level N and up). They are rules learned from probes: where probing is on,
+    /// probing finds what they would, for less than trying them on every puzzle; the answers
+    /// are the same, and `explain`, hints, grades and `--no-probing` keep them.
+    pub fn without_what_probing_replaces(mut self) -> RuleSet {
+        if let Some(n) = self.probing_replaces {
+            self.rules.retain(|r| r.level < n);
+        }
+        self
+    }
 }
 
 /// The files of `rules/` as (file name, text), embedded at compile time.
 pub const BUILTIN_RULES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/builtin_rules.rs"));
+
+/// For each file of [`BUILTIN_RULES`], the lowest level of its rules (0 for a file with `use`
+/// lines or without rules), and the N of the set's `use probing instead of level N`: found
+/// by a quick look at the text when the binary is built (`build.rs`), checked against the
+/// parsed files by the test suite.
+pub(crate) const BUILTIN_LEVELS: (&[u32], Option<u32>) = include!(concat!(env!("OUT_DIR"), "/builtin_levels.rs"));
 
 impl fmt::Display for Fact {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -36,7 +36,14 @@ pub fn rule(rule: &Rule) -> String {
 pub fn rule_set(set: &RuleSet) -> String {
     let mut out = String::new();
     for d in &set.deducers {
-        let _ = writeln!(out, "use {}", d.name());
+        match set.probing_replaces {
+            Some(level) if *d == crate::deduce::Deducer::Probing => {
+                let _ = writeln!(out, "use {} instead of level {level}", d.name());
+            }
+            _ => {
+                let _ = writeln!(out, "use {}", d.name());
+            }
+        }
     }
     for (i, r) in set.rules.iter().enumerate() {
         if i > 0 || !set.deducers.is_empty() {
