@@ -83,6 +83,9 @@ pub struct Engine<'a, const COUNT: bool = false> {
     stages: &'a Stages,
     /// The matchers running now (of the current level).
     matchers: &'a Matchers,
+    /// How many of the stages (levels) the engine brings on: all but those held back (see
+    /// [`Engine::holding_back_from`]).
+    top: usize,
     switches: DeducerSet,
     tally: Option<&'a mut Tally>,
     work: Workspace,
@@ -104,6 +107,7 @@ impl<'a> Engine<'a, false> {
             book,
             stages,
             matchers: &stages.stage(0).all,
+            top: stages.len(),
             switches: book.deducers(),
             tally: None,
             work: Workspace::default(),
@@ -120,6 +124,7 @@ impl<'a> Engine<'a, false> {
             book: self.book,
             stages: self.stages,
             matchers: self.matchers,
+            top: self.top,
             switches: self.switches,
             tally: Some(tally),
             work: self.work,
@@ -140,10 +145,27 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         self
     }
 
+    /// The same engine with the rule levels from `level` up held back: [`Engine::start`] and
+    /// propagation run without them until [`Engine::release`] brings them on. An engine that
+    /// holds every level back is for a board another engine started: it must release before
+    /// it propagates.
+    pub fn holding_back_from(mut self, level: u32) -> Self {
+        let stages = self.stages;
+        self.top = (0..stages.len())
+            .take_while(|&k| stages.level(k) < level)
+            .count();
+        self
+    }
+
     /// The same engine working in the buffers of an earlier one.
     pub fn with_workspace(mut self, work: Workspace) -> Self {
         self.work = work;
         self
+    }
+
+    /// Takes back buffers handed over to another engine (see [`Engine::take_workspace`]).
+    pub fn put_workspace(&mut self, work: Workspace) {
+        self.work = work;
     }
 
     /// Hands over the engine's buffers for the next engine (it keeps empty ones).
@@ -173,41 +195,20 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// level that ran.
     pub fn start(&mut self, board: &mut Board) -> Result<u32, Contradiction> {
         debug_assert_eq!(board.stride(), self.stages.stride);
+        debug_assert!(
+            self.top > 0,
+            "an engine holding every level back must release first"
+        );
         let stages = self.stages;
         let mut level = stages.stage(0).level;
-        for k in 0..stages.len() {
+        for k in 0..self.top {
             if k > 0 && board.unknown() == 0 {
                 break;
             }
-            // A level is laid out only when it comes on.
-            let stage = stages.stage(k);
-            level = stage.level;
-            let decided = board.trail().len();
-            if stage.all.has_cell_lists {
-                board.keep_exits();
-            }
-            self.matchers = &stage.new;
-            if k == 0 {
-                // A fresh board: only the border ring and the edges given before the start
-                // (example boards) can match anything.
-                self.init(board, false)?;
-                for i in 0..decided {
-                    let q = board.trail()[i] as usize;
-                    self.wake::<true>(board, q)?;
-                }
-            } else {
-                // A new level comes on: scan every cell and dot once (in memory order, which
-                // beats replaying the trail), and replay the trail for the general matchers.
-                self.init(board, true)?;
-                if !self.matchers.entries.is_empty() {
-                    for i in 0..decided {
-                        let q = board.trail()[i] as usize;
-                        self.wake_general(board, q, board.at(q))?;
-                    }
-                }
-            }
-            self.matchers = &stage.all;
-            self.propagate_here(board, decided)?;
+            level = stages.stage(k).level;
+            self.bring_on(board, k, k == 0, |engine, board, decided| {
+                engine.propagate_here(board, decided)
+            })?;
         }
         // The deducers that come on only when the rules are stuck (colouring) come on now.
         for k in 0..self.at_fixpoint.len() {
@@ -223,6 +224,72 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
         }
         self.settle(board)?;
         Ok(level)
+    }
+
+    /// Brings on the rule levels held back (see [`Engine::holding_back_from`]) on a board at a
+    /// fixpoint of the others, and takes it to the next fixpoint (the deducers of
+    /// [`Engine::settle`] included). Returns the highest level that came on, if any did.
+    pub fn release(&mut self, board: &mut Board) -> Result<Option<u32>, Contradiction> {
+        let stages = self.stages;
+        let mut level = None;
+        while self.top < stages.len() {
+            let k = self.top;
+            self.top += 1;
+            if board.unknown() == 0 {
+                continue;
+            }
+            level = Some(stages.level(k));
+            // Colouring may be on already: the colour rules of the new level look at every
+            // cell and every decided edge once.
+            board.queue_every_cell();
+            self.bring_on(board, k, false, |engine, board, decided| {
+                engine.propagate_with(board, decided, 0)
+            })?;
+        }
+        if level.is_some() {
+            self.settle(board)?;
+        }
+        Ok(level)
+    }
+
+    /// Brings stage `k` on: its new matchers run where they can match (from the border ring
+    /// on a `fresh` board, everywhere on a later level) and over the trail so far, then `run`
+    /// propagates with every matcher of the stage from the trail length before.
+    fn bring_on(
+        &mut self,
+        board: &mut Board,
+        k: usize,
+        fresh: bool,
+        run: impl FnOnce(&mut Self, &mut Board, usize) -> Result<(), Contradiction>,
+    ) -> Result<(), Contradiction> {
+        // A level is laid out only when it comes on.
+        let stage = self.stages.stage(k);
+        let decided = board.trail().len();
+        if stage.all.has_cell_lists {
+            board.keep_exits();
+        }
+        self.matchers = &stage.new;
+        if fresh {
+            // A fresh board: only the border ring and the edges given before the start
+            // (example boards) can match anything.
+            self.init(board, false)?;
+            for i in 0..decided {
+                let q = board.trail()[i] as usize;
+                self.wake::<true>(board, q)?;
+            }
+        } else {
+            // A new level comes on: scan every cell and dot once (in memory order, which
+            // beats replaying the trail), and replay the trail for the general matchers.
+            self.init(board, true)?;
+            if !self.matchers.entries.is_empty() {
+                for i in 0..decided {
+                    let q = board.trail()[i] as usize;
+                    self.wake_general(board, q, board.at(q))?;
+                }
+            }
+        }
+        self.matchers = &stage.all;
+        run(self, board, decided)
     }
 
     /// Runs the deducers that look at the whole board ([`Phase::Settle`]: on the solver's main
@@ -259,7 +326,11 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     /// Takes a board at a fixpoint, plus the edges decided from trail position `head` on,
     /// to the next fixpoint with every rule level on (and the deducers of [`Engine::start`]).
     pub fn propagate(&mut self, board: &mut Board, head: usize) -> Result<(), Contradiction> {
-        self.matchers = &self.stages.stage(self.stages.len() - 1).all;
+        debug_assert!(
+            self.top > 0,
+            "an engine holding every level back must release first"
+        );
+        self.matchers = &self.stages.stage(self.top.max(1) - 1).all;
         if self.matchers.has_cell_lists {
             board.keep_exits();
         }
@@ -1211,5 +1282,34 @@ mod tests {
         assert_eq!(board.unknown(), 0);
         assert_eq!(level, 2);
         assert!(tried_at_level(&tally, 2) > 0);
+    }
+
+    #[test]
+    fn levels_held_back_come_on_only_when_released() {
+        // Puzzle 125 of the corpus (5x5): deduction finishes it only with the rules learned
+        // from probes (level 4).
+        let text = include_str!("../tests/data/puzzles-slitherlink.in");
+        let puzzle = parse_all("t", text.as_bytes()).unwrap().remove(124);
+        let book = RuleBook::new(RuleSet::builtin());
+        let tracking = crate::board::Tracking {
+            closures: true,
+            reasons: false,
+        };
+        let mut board = Board::new(&puzzle, book.margin, tracking);
+        let stages = book.stages(board.stride(), book.single_loop_rules_apply(&puzzle));
+        let mut tally = Tally::new(book.variants.len());
+        let mut engine = Engine::new(&book, &stages)
+            .with_tally(&mut tally)
+            .holding_back_from(4);
+        assert_eq!(engine.start(&mut board).unwrap(), 3);
+        assert!(board.unknown() > 0);
+        assert_eq!(engine.release(&mut board).unwrap(), Some(4));
+        assert_eq!(engine.release(&mut board).unwrap(), None);
+        assert_eq!(board.unknown(), 0);
+        assert!(tried_at_level(&tally, 4) > 0);
+        // Run at once, the same rules finish it too.
+        let mut board = Board::new(&puzzle, book.margin, tracking);
+        let level = Engine::new(&book, &stages).start(&mut board).unwrap();
+        assert_eq!((level, board.unknown()), (4, 0));
     }
 }

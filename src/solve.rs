@@ -9,7 +9,9 @@ use crate::deduce::{Deducer, DeducerSet, PerDeducer};
 use crate::engine::{Engine, Tally, Workspace};
 use crate::puzzle::Puzzle;
 use crate::rules::compile::{RuleBook, StageCache};
+use crate::rules::{Rule, RuleSet};
 use crate::verify::check_answer;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// How solving a puzzle ended.
@@ -112,6 +114,59 @@ pub struct Solver {
     unasked: bool,
     /// The second answer search found in the last solve, when it found one.
     second: Option<Board>,
+    /// See [`Solver::with_probing_instead`].
+    late: Option<Late>,
+}
+
+/// The rules probing stands in for (`use probing instead of level N`: those of level N and
+/// up), kept aside by a plain solve ([`Solver::with_probing_instead`]): on the corpus's
+/// puzzles probing finds what they would, for less than trying them everywhere; where
+/// probing is stuck (big or ambiguous puzzles, before search) they come on, on the same
+/// board, and probing looks again where they decided something.
+#[derive(Clone)]
+pub struct Late {
+    /// The N.
+    level: u32,
+    /// The rules of level N and up.
+    rules: LateRules,
+    /// The rule book of the solver's rules followed by these (so that the solver's variants
+    /// keep their numbers), made when first needed and shared by sibling solvers.
+    book: Arc<OnceLock<RuleBook>>,
+    /// Its matchers, per stride.
+    stages: StageCache,
+}
+
+/// Where the rules probing stands in for come from.
+#[derive(Clone)]
+pub enum LateRules {
+    /// The built-in files holding them, read when first needed (see
+    /// [`RuleSet::builtin_to_solve_with_probing`]).
+    Builtin,
+    /// Rules read already (from `--rules` directories).
+    Read(Arc<Vec<Rule>>),
+}
+
+/// The board margin the whole built-in set needs, its learned rules of level 4 included: the
+/// boards of a plain solve, whose rule book leaves those out, are laid out with it, so that
+/// they can come on later on the same board. The test suite checks it.
+pub const BUILTIN_MARGIN: usize = 14;
+
+impl LateRules {
+    /// The whole set's rule book in `book`, made now if it was not yet.
+    fn whole<'a>(&self, book: &'a OnceLock<RuleBook>, main: &RuleBook) -> &'a RuleBook {
+        book.get_or_init(|| {
+            let mut set = RuleSet {
+                rules: main.set.rules.clone(),
+                deducers: main.set.deducers.clone(),
+                probing_replaces: main.set.probing_replaces,
+            };
+            match self {
+                LateRules::Builtin => set.rules.extend(RuleSet::builtin_late_rules()),
+                LateRules::Read(rules) => set.rules.extend(rules.iter().cloned()),
+            }
+            RuleBook::new(set)
+        })
+    }
 }
 
 impl Solver {
@@ -132,7 +187,40 @@ impl Solver {
             ambiguity: None,
             unasked: false,
             second: None,
+            late: None,
         }
+    }
+
+    /// A solver for a plain solve: `book` holds the rules below the level N of `use probing
+    /// instead of level N`, and `late` the others, which come on only when probing is stuck
+    /// (see [`Late`]). `book`'s margin is raised to what the whole set needs.
+    pub fn with_probing_instead(
+        mut book: RuleBook,
+        options: SolveOptions,
+        late: LateRules,
+    ) -> Solver {
+        let Some(level) = book.set.probing_replaces else {
+            return Solver::with_options(book, options);
+        };
+        let whole = Arc::new(OnceLock::new());
+        match &late {
+            LateRules::Builtin => book.margin = book.margin.max(BUILTIN_MARGIN),
+            LateRules::Read(rules) => {
+                let mut set = book.set.clone();
+                set.rules.extend(rules.iter().cloned());
+                let full = RuleBook::new(set);
+                book.margin = book.margin.max(full.margin);
+                let _ = whole.set(full);
+            }
+        }
+        let mut solver = Solver::with_options(book, options);
+        solver.late = Some(Late {
+            level,
+            rules: late,
+            book: whole,
+            stages: StageCache::new(),
+        });
+        solver
     }
 
     /// Works out what the answers share, counts them and suggests clues with these options
@@ -156,6 +244,10 @@ impl Solver {
         solver.ambiguity = self.ambiguity;
         solver.unasked = self.unasked;
         solver.prober.shortest = self.prober.shortest;
+        solver.late = self.late.as_ref().map(|late| Late {
+            stages: StageCache::new(),
+            ..late.clone()
+        });
         solver
     }
 
@@ -258,6 +350,11 @@ impl Solver {
         prober.begin();
         let second = &mut self.second;
         *second = None;
+        let late = self.late.as_mut().map(|late| LateRun {
+            late,
+            main: book,
+            puzzle,
+        });
         let (attempt, workspace) = match tally {
             Some(t) => finish(
                 engine.with_tally(t),
@@ -266,6 +363,7 @@ impl Solver {
                 &self.options,
                 (self.ambiguity, self.unasked),
                 second,
+                late,
             ),
             None => finish(
                 engine,
@@ -274,11 +372,60 @@ impl Solver {
                 &self.options,
                 (self.ambiguity, self.unasked),
                 second,
+                late,
             ),
         };
         self.workspace = workspace;
         attempt
     }
+}
+
+/// What bringing the rules probing stands in for on needs ([`Late`]).
+struct LateRun<'a> {
+    late: &'a mut Late,
+    /// The solver's rule book.
+    main: &'a RuleBook,
+    puzzle: &'a Puzzle,
+}
+
+/// Once probing is stuck: brings the rules it stands in for on, on the same board, and probes
+/// again if they decided something. Adds what their engine decided to `report`, and hands
+/// the engine's buffers back to `engine`.
+fn bring_late_rules<const C: bool>(
+    run: LateRun<'_>,
+    engine: &mut Engine<'_, C>,
+    board: &mut Board,
+    prober: &mut Prober,
+    budget: &Budget,
+    report: &mut Report,
+) -> Result<(), Halt> {
+    let LateRun { late, main, puzzle } = run;
+    let whole = late.rules.whole(&late.book, main);
+    let stages = late
+        .stages
+        .get(whole, board.stride(), whole.single_loop_rules_apply(puzzle));
+    let mut own = Engine::new(whole, &stages)
+        .with_switches(engine.switches())
+        .with_workspace(engine.take_workspace())
+        .holding_back_from(late.level);
+    let before = board.unknown();
+    let result = own
+        .release(board)
+        .map_err(Halt::Contradiction)
+        .and_then(|level| {
+            report.level = report.level.max(level.unwrap_or(0));
+            // Probing looks again where they decided something (on small boards: everywhere,
+            // as after any change).
+            if board.unknown() > 0 && board.unknown() < before {
+                probe_and_settle(&mut own, board, prober, budget)
+            } else {
+                Ok(())
+            }
+        });
+    report.decided.add(&own.deduced());
+    report.colour_rules += own.colour_decided();
+    engine.put_workspace(own.take_workspace());
+    result
 }
 
 /// Deduces, probes and searches as the engine's switches say; hands back the engine's buffers.
@@ -289,6 +436,7 @@ fn finish<const C: bool>(
     options: &SolveOptions,
     (asked, unasked): (Option<AmbiguityOptions>, bool),
     second: &mut Option<Board>,
+    late: Option<LateRun<'_>>,
 ) -> (Attempt, Workspace) {
     let switches = engine.switches();
     let mut budget = Budget::new(options.max_nodes, options.timeout);
@@ -301,7 +449,15 @@ fn finish<const C: bool>(
         }
         report.colouring_on = board.colouring().is_some();
         if board.unknown() > 0 && switches.contains(Deducer::Probing) {
-            match probe_and_settle(&mut engine, &mut board, prober, &budget) {
+            let mut probed = probe_and_settle(&mut engine, &mut board, prober, &budget);
+            if probed.is_ok()
+                && board.unknown() > 0
+                && let Some(late) = late
+            {
+                probed =
+                    bring_late_rules(late, &mut engine, &mut board, prober, &budget, &mut report);
+            }
+            match probed {
                 Ok(()) => {}
                 Err(Halt::Contradiction(c)) => break 'outcome Outcome::Contradiction(c),
                 Err(Halt::Limit(limit)) => {
@@ -371,8 +527,8 @@ fn finish<const C: bool>(
     {
         ambiguity = Some(Ambiguity::unique(options));
     }
-    report.decided = engine.deduced();
-    report.colour_rules = engine.colour_decided();
+    report.decided.add(&engine.deduced());
+    report.colour_rules += engine.colour_decided();
     report.decided[Deducer::Probing] = prober.decided;
     report.probes = prober.probes;
     report.useful_probes = prober.useful;

@@ -1260,6 +1260,15 @@ impl Board {
         Ok(())
     }
 
+    /// Queues every cell for the colouring deducer's rules (when colouring is on), so that
+    /// rules that came on later look at the whole board once.
+    pub fn queue_every_cell(&mut self) {
+        if let Some(mut colouring) = self.colouring.take() {
+            colouring.queue_all(self);
+            self.colouring = Some(colouring);
+        }
+    }
+
     /// Relates two cells (lattice indices) as on the same side of the loop or on different
     /// sides; false on a clash.
     pub fn relate_cells(&mut self, a: usize, b: usize, differ: bool) -> bool {

@@ -24,7 +24,7 @@ use crate::deduce::{Deducer, DeducerSet};
 use crate::puzzle::MAX_CELLS;
 use crate::rules::compile::RuleBook;
 use crate::rules::{LoadError, RuleSet};
-use crate::solve::SolveOptions;
+use crate::solve::{LateRules, SolveOptions};
 use crate::stats::StatsView;
 use clap::{Args, Parser, Subcommand};
 use io::{Io, say};
@@ -390,15 +390,26 @@ impl RulesArg {
         load_proven(io, &self.dirs, trust).map(RuleBook::new)
     }
 
-    /// [`RulesArg::load`] for a plain solve with probing on: without the rules probing stands
-    /// in for ([`RuleSet::without_what_probing_replaces`]; the built-in files holding only
-    /// such rules are not read). A set read from files is proven whole.
-    fn load_with_probing(&self, io: &mut Io, trust: TrustArg) -> Result<RuleBook, i32> {
+    /// [`RulesArg::load`] for a plain solve with probing on: the book without the rules
+    /// probing stands in for ([`RuleSet::without_what_probing_replaces`]), and those rules
+    /// (the built-in files holding only such rules are not read now: see
+    /// [`crate::solve::Late`]). A set read from files is proven whole.
+    fn load_with_probing(
+        &self,
+        io: &mut Io,
+        trust: TrustArg,
+    ) -> Result<(RuleBook, LateRules), i32> {
         if self.is_builtin() {
-            return Ok(RuleBook::new(RuleSet::builtin_to_solve_with_probing()));
+            let book = RuleBook::new(RuleSet::builtin_to_solve_with_probing());
+            return Ok((book, LateRules::Builtin));
         }
         let set = load_proven(io, &self.dirs, trust)?;
-        Ok(RuleBook::new(set.without_what_probing_replaces()))
+        let late = match set.probing_replaces {
+            Some(n) => set.rules.iter().filter(|r| r.level >= n).cloned().collect(),
+            None => Vec::new(),
+        };
+        let book = RuleBook::new(set.without_what_probing_replaces());
+        Ok((book, LateRules::Read(std::sync::Arc::new(late))))
     }
 
     /// Loads the chosen rule set without compiling it, proven as [`RulesArg::load`] does.

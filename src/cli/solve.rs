@@ -39,15 +39,18 @@ pub fn run(io: &mut Io, args: &SolveArgs) -> i32 {
     let probing = options.switches.contains(Deducer::Probing);
     let plain = probing && !(args.rules_first || args.grade || args.stats.is_some());
     let loaded = if plain {
-        args.rules.load_with_probing(io, args.trust)
+        args.rules
+            .load_with_probing(io, args.trust)
+            .map(|(book, late)| Solver::with_probing_instead(book, options, late))
     } else {
-        args.rules.load(io, args.trust)
+        args.rules
+            .load(io, args.trust)
+            .map(|book| Solver::with_options(book, options))
     };
-    let book = match loaded {
-        Ok(book) => book,
+    let mut solver = match loaded {
+        Ok(solver) => solver,
         Err(status) => return status,
     };
-    let mut solver = Solver::with_options(book, options);
     solver.set_unasked_ambiguity(true);
     // A grade counts the probes an explanation needs: the shortest chains, as `explain` takes.
     solver.set_shortest_probes(args.grade);

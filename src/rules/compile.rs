@@ -100,6 +100,11 @@ impl RuleBook {
         spread(r0, r1, c0, c1)
     }
 
+    /// `use probing instead of level N`: the N.
+    pub fn probing_replaces(&self) -> Option<u32> {
+        self.set.probing_replaces
+    }
+
     /// The global deducers the rule set switches on.
     pub fn deducers(&self) -> DeducerSet {
         self.set.deducers.iter().copied().collect()
@@ -141,6 +146,7 @@ impl RuleBook {
         Stages {
             stride,
             stages,
+            levels: plan.levels.clone(),
             source: Source::Compile(plan),
         }
     }
@@ -246,6 +252,8 @@ pub struct Stages {
     pub stride: usize,
     /// One stage per level, laid out or still to be.
     stages: Vec<OnceLock<Stage>>,
+    /// The level of each stage, known before it is laid out.
+    levels: Vec<u32>,
     /// Where the stages not laid out yet come from.
     source: Source,
 }
@@ -278,6 +286,11 @@ impl Stages {
         })
     }
 
+    /// The level of the `k`-th stage (cheapest first), without laying it out.
+    pub fn level(&self, k: usize) -> u32 {
+        self.levels[k]
+    }
+
     /// Every stage, cheapest first (laying out those not laid out yet).
     pub fn iter(&self) -> impl Iterator<Item = &Stage> {
         (0..self.len()).map(|k| self.stage(k))
@@ -295,6 +308,7 @@ impl Stages {
         Stages {
             stride,
             stages,
+            levels: self.levels.clone(),
             source: Source::Relocate(Arc::clone(self)),
         }
     }
@@ -1315,13 +1329,29 @@ mod tests {
         assert_eq!(full.probing_replaces, Some(4));
         let learned = full.rules.iter().filter(|r| r.level >= 4).count();
         assert!(learned > 0);
-        assert!(full.rules.iter().filter(|r| r.level >= 4).all(|r| r.file == "rules/learned.rules"));
+        assert!(
+            full.rules
+                .iter()
+                .filter(|r| r.level >= 4)
+                .all(|r| r.file == "rules/learned.rules")
+        );
         // The files passed over by their quick look at build time are those with such rules
         // only, so the set read is the whole set less them.
         let plain = RuleSet::builtin_to_solve_with_probing();
         assert_eq!(plain, full.clone().without_what_probing_replaces());
         assert_eq!(plain.rules.len() + learned, full.rules.len());
         assert_eq!(plain.deducers, full.deducers);
+        // And the files read when probing is stuck hold every rule left out.
+        let late = RuleSet::builtin_late_rules();
+        let left_out: Vec<&crate::rules::Rule> =
+            full.rules.iter().filter(|r| r.level >= 4).collect();
+        assert_eq!(late.iter().collect::<Vec<_>>(), left_out);
+        // The boards of a plain solve are laid out for the whole set.
+        assert_eq!(
+            RuleBook::new(full.clone()).margin,
+            crate::solve::BUILTIN_MARGIN
+        );
+        assert!(RuleBook::new(plain.clone()).margin <= crate::solve::BUILTIN_MARGIN);
         // The quick look agrees with the parsed files, file by file.
         let (lowest, replaces) = crate::rules::BUILTIN_LEVELS;
         assert_eq!(replaces, full.probing_replaces);

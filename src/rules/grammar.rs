@@ -79,7 +79,15 @@ fn keyword_line(input: &str) -> IResult<&str, Keyword<'_>> {
         (
             preceded((tag("use"), space1), name),
             preceded(
-                (space1, tag("instead"), space1, tag("of"), space1, tag("level"), space1),
+                (
+                    space1,
+                    tag("instead"),
+                    space1,
+                    tag("of"),
+                    space1,
+                    tag("level"),
+                    space1,
+                ),
                 nom::character::complete::u32,
             ),
         ),

@@ -423,6 +423,26 @@ impl RuleSet {
             .without_what_probing_replaces()
     }
 
+    /// The rules of the built-in set that [`RuleSet::builtin_to_solve_with_probing`] leaves
+    /// out (those of level N and up, for `use probing instead of level N`), without examples.
+    pub fn builtin_late_rules() -> Vec<Rule> {
+        let (lowest, replaces) = BUILTIN_LEVELS;
+        let Some(n) = replaces else {
+            return Vec::new();
+        };
+        let sources: Vec<(&str, &str)> = BUILTIN_RULES
+            .iter()
+            .zip(lowest)
+            .filter(|&(_, &low)| low >= n)
+            .map(|(&source, _)| source)
+            .collect();
+        let mut rules = RuleSet::from_sources_with(&sources, false)
+            .expect("the built-in rules are checked by the test suite")
+            .rules;
+        rules.retain(|r| r.level >= n);
+        rules
+    }
+
     /// The set less the rules that probing stands in for (`use probing instead of level N`:
     /// those of level N and up). They are rules learned from probes: where probing is on,
     /// probing finds what they would, for less than trying them on every puzzle; the answers
@@ -442,7 +462,8 @@ pub const BUILTIN_RULES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/b
 /// lines or without rules), and the N of the set's `use probing instead of level N`: found
 /// by a quick look at the text when the binary is built (`build.rs`), checked against the
 /// parsed files by the test suite.
-pub(crate) const BUILTIN_LEVELS: (&[u32], Option<u32>) = include!(concat!(env!("OUT_DIR"), "/builtin_levels.rs"));
+pub(crate) const BUILTIN_LEVELS: (&[u32], Option<u32>) =
+    include!(concat!(env!("OUT_DIR"), "/builtin_levels.rs"));
 
 impl fmt::Display for Fact {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
