@@ -17,6 +17,10 @@
 //!   end with search (`slitherlink`), and solved by deduction alone (`deduction`: rules,
 //!   loop closure, colouring and probing, as `slink --no-search`).
 //!
+//! Every solver here is that of a plain `slink` run: the built-in set without the rules
+//! probing stands in for (`use probing instead of level 4`: the rules learned from probes),
+//! which come on only where probing is stuck.
+//!
 //! Puzzles are generated at setup (not measured) with fixed seeds, by `slink::generate`'s
 //! `Generator`, so the rules finish every one of them. The solver is reused across iterations,
 //! as the CLI reuses it across a stream: its matchers for a grid width are built once.
@@ -32,7 +36,7 @@ use slink::Puzzle;
 use slink::RuleBook;
 use slink::rules::RuleSet;
 use slink::{Deducer, DeducerSet};
-use slink::{Outcome, SolveOptions, Solver};
+use slink::{LateRules, Outcome, SolveOptions, Solver};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -49,8 +53,15 @@ const BLOB_COMPACTNESS: f64 = 0.9;
 /// Growth compactness of the 1000x1000 maze of `e2e/1000x1000-maze`.
 const MAZE_COMPACTNESS: f64 = 0.05;
 
+/// The solver of a plain `slink` run: the built-in set without the rules probing stands in
+/// for, which come on only where probing is stuck (`use probing instead of level 4`).
 fn solver() -> Solver {
-    Solver::new(RuleBook::new(RuleSet::builtin()))
+    plain_solver(SolveOptions::default())
+}
+
+fn plain_solver(options: SolveOptions) -> Solver {
+    let book = RuleBook::new(RuleSet::builtin_to_solve_with_probing());
+    Solver::with_probing_instead(book, options, LateRules::Builtin)
 }
 
 fn timed<T>(what: &str, f: impl FnOnce() -> T) -> T {
@@ -224,7 +235,7 @@ fn complete(c: &mut Criterion) {
         switches: DeducerSet::ALL.without(Deducer::Search),
         ..SolveOptions::default()
     };
-    let mut deducer = Solver::with_options(RuleBook::new(RuleSet::builtin()), options);
+    let mut deducer = plain_solver(options);
     let solved = common::count_solved(&mut deducer, &real.puzzles);
     eprintln!(
         "complete/deduction: {solved} of {} solved without search",

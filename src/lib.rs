@@ -44,5 +44,5 @@ pub use generate::{
 };
 pub use puzzle::{InputError, MAX_CELLS, Position, Puzzle, PuzzleReader, parse_all};
 pub use rules::RuleBook;
-pub use solve::{Attempt, Outcome, Report, SolveOptions, Solver};
+pub use solve::{Attempt, LateRules, Outcome, Report, SolveOptions, Solver};
 pub use verify::check_answer;
