@@ -537,6 +537,62 @@ fn rules_learned_from_probes_finish_a_stuck_puzzle_and_pass_check_and_test() {
 }
 
 #[test]
+fn every_probe_at_the_stuck_point_learns_what_the_probes_of_a_solve_miss() {
+    // Two puzzles of the corpus copy that the built-in set and the shipped learned files
+    // leave stuck: the probes a solve with probing makes give no rule that helps (their
+    // candidates are known or finish nothing), every probe where deduction stops does.
+    let corpus = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
+    let dir = TempDir::new("every-probe");
+    let small = dir.0.join("stuck.in");
+    std::fs::write(&small, puzzles_of(&corpus, &[44, 50])).unwrap();
+    let small = small.to_str().unwrap();
+    let learned = root().join("rules/discovered/learned");
+    let learned = learned.to_str().unwrap();
+    assert_eq!(finished(&["rules", learned], small), 0, "both are stuck");
+    let learn = |every: bool| {
+        let out = TempDir::new(if every { "every" } else { "solve" });
+        let mut args = vec!["rules", "discover", "--from-probes"];
+        if every {
+            args.push("--every-probe");
+        }
+        args.extend([
+            "--max-steps",
+            "1000",
+            "--window",
+            "4x4",
+            "--keep",
+            "6",
+            "-j",
+            "2",
+            "--rules",
+            "rules",
+            "--rules",
+            learned,
+            "--corpus",
+            small,
+            "--out",
+            out.path(),
+        ]);
+        let run = slink(&args, b"");
+        assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+        let file = out.0.join("learned.rules");
+        let solved = if file.exists() {
+            finished(&["rules", learned, out.path()], small)
+        } else {
+            0
+        };
+        (out, run, solved)
+    };
+    let (_, run, solved) = learn(false);
+    assert_eq!(solved, 0, "{}", run.stdout_text());
+    let (out, run, solved) = learn(true);
+    assert_eq!(solved, 2, "{}", run.stdout_text());
+    let text = std::fs::read_to_string(out.0.join("learned.rules")).expect("learned.rules");
+    assert!(text.contains("--from-probes --every-probe"), "{text}");
+    check_and_test(out.path());
+}
+
+#[test]
 fn rules_learned_from_probes_with_colour_facts_letter_their_cells_and_finish_a_stuck_puzzle() {
     // The built-in set less its learned colour rules leaves corpus puzzle 137 stuck without
     // trial; learning with colour facts (`--colours 2`) finds a rule with lettered cells (two
