@@ -49,6 +49,11 @@ pub struct DiscoverArgs {
     /// other probes); the last ranking is over every round's candidates.
     #[arg(long, value_name = "N", default_value_t = 1, requires = "from_probes")]
     pub rounds: usize,
+    /// With `--from-probes`: harvest every probe at the point where deduction alone stops
+    /// (each unknown edge of the stuck board tried both ways) instead of the probes a solve
+    /// with probing makes.
+    #[arg(long, requires = "from_probes")]
+    pub every_probe: bool,
     /// What a premise cell may hold: clue digits 0-3, and `.` for "anything".
     #[arg(long, value_name = "ALPHABET", default_value = "0123.", value_parser = parse_alphabet)]
     pub clues: Alphabet,
@@ -295,6 +300,7 @@ pub fn run(io: &mut Io, args: &DiscoverArgs) -> i32 {
             windows,
             rounds: args.rounds,
             colours: usize::from(args.colours),
+            every_probe: args.every_probe,
         };
         let corpus = corpus.expect("--from-probes requires --corpus");
         let (found, harvest) =
@@ -392,8 +398,16 @@ fn header(args: &DiscoverArgs) -> String {
         .collect();
     let mut command = if args.from_probes {
         format!(
-            "slink rules discover --from-probes --max-steps {} --rounds {} {windows}--level {} --keep {}",
-            args.max_steps, args.rounds, args.level, args.keep
+            "slink rules discover --from-probes{} --max-steps {} --rounds {} {windows}--level {} --keep {}",
+            if args.every_probe {
+                " --every-probe"
+            } else {
+                ""
+            },
+            args.max_steps,
+            args.rounds,
+            args.level,
+            args.keep
         )
     } else {
         format!(

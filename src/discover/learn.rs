@@ -24,18 +24,26 @@
 //! those laws force, and the candidate put in canonical form under the 8 symmetries of the
 //! square, so that the same rule harvested twice counts once. The rest of the pipeline is
 //! discovery's: novelty, examples, proof and ranking on the corpus.
+//!
+//! With `every_probe`, the probes are not those a solve with probing makes but every probe
+//! at the point where deduction alone stops: each puzzle is solved with probing and search
+//! off, and each unknown edge of the board it leaves stuck is tried both ways (the board's
+//! decided edges given, then that edge, then deduction); each way that meets a
+//! contradiction is harvested as above, with the stuck board's colour store. A solve with
+//! probing harvests one probe per step (the shortest failure among the next candidates),
+//! which a window often cannot decide; at the stuck point some other probe often can.
 
 use super::enumerate::{Candidate, edge_facts, premise_facts};
 use super::laws::{Edges, Laws, Placement};
 use super::window::Window;
 use crate::board::colours::Colouring;
-use crate::board::{Board, LINE, Reason, UNKNOWN};
+use crate::board::{Board, CROSS, LINE, Reason, UNKNOWN};
 use crate::deduce::{Deducer, DeducerSet};
 use crate::geometry::{Pos, Symmetry};
 use crate::puzzle::Puzzle;
 use crate::rules::compile::RuleBook;
 use crate::rules::{Fact, RuleSet};
-use crate::solve::{SolveOptions, Solver};
+use crate::solve::{Outcome, SolveOptions, Solver};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -56,6 +64,9 @@ pub struct LearnOptions {
     /// colour facts, the relations the colour store held before the probe between the cells
     /// of the window's block are premises too.
     pub colours: usize,
+    /// Harvest every probe at the point where deduction alone stops (each unknown edge of
+    /// the stuck board tried both ways) instead of the probes a solve with probing makes.
+    pub every_probe: bool,
 }
 
 /// What the harvest saw.
@@ -135,6 +146,14 @@ pub fn harvest(
         reasons: true,
         ..SolveOptions::default()
     };
+    let solve = if options.every_probe {
+        SolveOptions {
+            switches: solve.switches.without(Deducer::Probing),
+            ..solve
+        }
+    } else {
+        solve
+    };
     let mut first = Solver::with_options(book, solve);
     first.set_shortest_probes(true);
     let laws = LawCache(Mutex::new(HashMap::new()));
@@ -143,9 +162,14 @@ pub fn harvest(
         .map_init(
             || first.sibling(),
             |solver, puzzle| {
-                let attempt = solver.attempt(puzzle);
-                let out = harvest_board(solver.book(), puzzle, &attempt.board, options, &laws);
-                solver.recycle(attempt.board);
+                let out = if options.every_probe {
+                    harvest_stuck(solver, puzzle, options, &laws)
+                } else {
+                    let attempt = solver.attempt(puzzle);
+                    let out = harvest_board(solver.book(), puzzle, &attempt.board, options, &laws);
+                    solver.recycle(attempt.board);
+                    out
+                };
                 tick();
                 out
             },
@@ -218,67 +242,206 @@ fn harvest_board(
         }
         h.short += 1;
         let probe = point(note.edge);
-        let mut points = vec![probe, Pos::new(contradiction.y, contradiction.x)];
-        for &(e, reason) in &note.chain {
-            points.push(point(e));
-            if let Reason::Rule { variant, anchor } = reason {
-                let at = point(anchor);
-                let v = &book.variants[variant as usize];
-                points.extend(v.premise.iter().map(|f| f.at + at));
+        let spot = Pos::new(contradiction.y, contradiction.x);
+        let at = Probe {
+            at: note.at,
+            edge: probe,
+            tried: note.tried,
+            chain: &note.chain,
+            broke: spot,
+        };
+        if let Some(c) = learn_probe(
+            book, puzzle, board, store, &position, &at, options, laws, &mut h,
+        ) {
+            h.local += 1;
+            out.push(c);
+        }
+    }
+    (h, out)
+}
+
+/// A probe that met a contradiction: where its edge stands on the trail, the edge (lattice
+/// point), the state tried, the edges that way decided with their reasons, and where it broke.
+struct Probe<'a> {
+    at: u32,
+    edge: Pos,
+    tried: u8,
+    chain: &'a [(u32, Reason)],
+    broke: Pos,
+}
+
+/// The candidate of one short probe, when some window's laws decide it: the chain's box when
+/// it fits a cap, else each box of a cap's size whose window holds the probed edge. `board`
+/// holds the facts decided before the probe at trail positions below `probe.at`.
+#[allow(clippy::too_many_arguments)]
+fn learn_probe(
+    book: &RuleBook,
+    puzzle: &Puzzle,
+    board: &Board,
+    store: Option<&Colouring>,
+    position: &[u32],
+    probe: &Probe,
+    options: &LearnOptions,
+    laws: &LawCache,
+    h: &mut Harvest,
+) -> Option<Candidate> {
+    let point = |i: u32| {
+        let (y, x) = board.point(i as usize);
+        Pos::new(y as i32, x as i32)
+    };
+    let mut points = vec![probe.edge, probe.broke];
+    for &(e, reason) in probe.chain {
+        points.push(point(e));
+        if let Reason::Rule { variant, anchor } = reason {
+            let at = point(anchor);
+            let v = &book.variants[variant as usize];
+            points.extend(v.premise.iter().map(|f| f.at + at));
+        }
+    }
+    let (lo, hi) = crate::geometry::bounds(points.iter().copied()).expect("some points");
+    let (r0, r1) = (lo.y.div_euclid(2), (hi.y + 1).div_euclid(2));
+    let (c0, c1) = (lo.x.div_euclid(2), (hi.x + 1).div_euclid(2));
+    let (rows, cols) = ((r1 - r0) as usize, (c1 - c0) as usize);
+    let (small, large) = (rows.min(cols), rows.max(cols));
+    let fits = options
+        .windows
+        .iter()
+        .any(|&(r, c)| small <= r.min(c) && large <= r.max(c));
+    let read = |origin: Pos, rows: usize, cols: usize| {
+        local_facts(
+            board,
+            puzzle,
+            store,
+            position,
+            probe.at,
+            probe.edge,
+            probe.tried,
+            origin,
+            rows,
+            cols,
+        )
+    };
+    let learned = if fits {
+        read(Pos::new(2 * r0, 2 * c0), rows, cols)
+            .and_then(|(local, origin)| learn(&local, origin, rows, cols, laws, options.colours))
+    } else {
+        h.too_big += 1;
+        None
+    };
+    // Else the windows of the cap's size around the probed edge, each way round.
+    learned.or_else(|| {
+        let mut sizes = Vec::new();
+        for &(r, c) in &options.windows {
+            sizes.push((r, c));
+            if r != c {
+                sizes.push((c, r));
             }
         }
-        let (lo, hi) = crate::geometry::bounds(points.iter().copied()).expect("some points");
-        let (r0, r1) = (lo.y.div_euclid(2), (hi.y + 1).div_euclid(2));
-        let (c0, c1) = (lo.x.div_euclid(2), (hi.x + 1).div_euclid(2));
-        let (rows, cols) = ((r1 - r0) as usize, (c1 - c0) as usize);
-        let (small, large) = (rows.min(cols), rows.max(cols));
-        let fits = options
-            .windows
-            .iter()
-            .any(|&(r, c)| small <= r.min(c) && large <= r.max(c));
-        let read = |origin: Pos, rows: usize, cols: usize| {
-            local_facts(
-                board, puzzle, store, &position, note.at, probe, note.tried, origin, rows, cols,
-            )
-        };
-        let learned = if fits {
-            read(Pos::new(2 * r0, 2 * c0), rows, cols).and_then(|(local, origin)| {
-                learn(&local, origin, rows, cols, laws, options.colours)
-            })
-        } else {
-            h.too_big += 1;
-            None
-        };
-        // Else the windows of the cap's size around the probed edge, each way round.
-        let learned = learned.or_else(|| {
-            let mut sizes = Vec::new();
-            for &(r, c) in &options.windows {
-                sizes.push((r, c));
-                if r != c {
-                    sizes.push((c, r));
+        for (rows, cols) in sizes {
+            // Box corners (in cells) whose window holds the probed edge.
+            let (py, px) = (probe.edge.y.div_euclid(2), probe.edge.x.div_euclid(2));
+            for r0 in py - rows as i32..=py {
+                for c0 in px - cols as i32..=px {
+                    let found =
+                        read(Pos::new(2 * r0, 2 * c0), rows, cols).and_then(|(local, origin)| {
+                            learn(&local, origin, rows, cols, laws, options.colours)
+                        });
+                    if found.is_some() {
+                        return found;
+                    }
                 }
             }
-            for (rows, cols) in sizes {
-                // Box corners (in cells) whose window holds the probed edge.
-                let (py, px) = (probe.y.div_euclid(2), probe.x.div_euclid(2));
-                for r0 in py - rows as i32..=py {
-                    for c0 in px - cols as i32..=px {
-                        let found = read(Pos::new(2 * r0, 2 * c0), rows, cols).and_then(
-                            |(local, origin)| {
-                                learn(&local, origin, rows, cols, laws, options.colours)
-                            },
-                        );
-                        if found.is_some() {
-                            return found;
+        }
+        None
+    })
+}
+
+/// With [`LearnOptions::every_probe`]: the candidates of every probe at the point where
+/// deduction alone stops. The puzzle is solved with probing and search off; on the board it
+/// leaves stuck, each unknown edge is tried both ways (the stuck board's decided edges given,
+/// then that edge, then deduction), and each way that meets a contradiction within
+/// `max_steps` edges is a probe as the prober's would be. The colour store is the stuck
+/// board's.
+fn harvest_stuck(
+    solver: &mut Solver,
+    puzzle: &Puzzle,
+    options: &LearnOptions,
+    laws: &LawCache,
+) -> (Harvest, Vec<Candidate>) {
+    let mut h = Harvest::default();
+    let mut out = Vec::new();
+    let attempt = solver.attempt(puzzle);
+    if !matches!(attempt.outcome, Outcome::Stuck { .. }) {
+        solver.recycle(attempt.board);
+        return (h, out);
+    }
+    h.puzzles = 1;
+    let stuck = attempt.board;
+    let store = if options.colours > 0 {
+        stuck.colouring().cloned()
+    } else {
+        None
+    };
+    let (h2, w2) = (2 * puzzle.rows as isize, 2 * puzzle.cols as isize);
+    let mut givens = Vec::new();
+    for &t in stuck.trail() {
+        let (y, x) = stuck.point(t as usize);
+        if (0..=h2).contains(&y) && (0..=w2).contains(&x) {
+            givens.push((y as usize, x as usize, stuck.at(t as usize)));
+        }
+    }
+    let mut open = Vec::new();
+    for y in 0..=h2 {
+        for x in 0..=w2 {
+            if (y + x) % 2 == 1 && stuck.at(stuck.index(y, x)) == UNKNOWN {
+                open.push((y as usize, x as usize));
+            }
+        }
+    }
+    for &(y, x) in &open {
+        for tried in [LINE, CROSS] {
+            givens.push((y, x, tried));
+            let attempt = solver.attempt_from(puzzle, &givens);
+            givens.pop();
+            let board = attempt.board;
+            if let Outcome::Contradiction(c) = attempt.outcome {
+                let i = board.index(y as isize, x as isize);
+                let mut position = vec![u32::MAX; board.len()];
+                for (k, &t) in board.trail().iter().enumerate() {
+                    position[t as usize] = k as u32;
+                }
+                // A mark that broke a clue or a dot at once never reached the trail.
+                if position[i] != u32::MAX {
+                    h.probes += 1;
+                    let at = position[i];
+                    let chain = board.trail_with_reasons(at as usize + 1);
+                    if chain.len() <= options.max_steps {
+                        h.short += 1;
+                        let probe = Probe {
+                            at,
+                            edge: Pos::new(y as i32, x as i32),
+                            tried,
+                            chain: &chain,
+                            broke: Pos::new(c.y, c.x),
+                        };
+                        if let Some(c) = learn_probe(
+                            solver.book(),
+                            puzzle,
+                            &board,
+                            store.as_ref(),
+                            &position,
+                            &probe,
+                            options,
+                            laws,
+                            &mut h,
+                        ) {
+                            h.local += 1;
+                            out.push(c);
                         }
                     }
                 }
             }
-            None
-        });
-        if let Some(c) = learned {
-            h.local += 1;
-            out.push(c);
+            solver.recycle(board);
         }
     }
     (h, out)
