@@ -26,7 +26,7 @@ fn stuck(args: &[&str]) -> usize {
 fn regions_finish_puzzles_colouring_and_connectivity_leave_and_no_regions_switches_them_off() {
     let with = stuck(&[]);
     let without = stuck(&["--no-regions"]);
-    // 72 and 92 (2026-12-05, with 31 learned rules built in; 74 and 94 with 27; 78 and 97 with 23; 85 and 104 with 17; 105 and 125 with
+    // 43 and 62 (2026-12-06, with the small set of 97 learned rules; 72 and 92 with 31; 74 and 94 with 27; 78 and 97 with 23; 85 and 104 with 17; 105 and 125 with
     // probe-one-two-2x2-1 built in too; 107 and 125 with
     // two-1x1-colour-1 and region parity built in; 109 and 127
     // with the rule alone, 110 and 128 before): fewer

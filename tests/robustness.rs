@@ -226,7 +226,7 @@ fn an_unsound_rule_set_is_refused_at_load_with_its_counterexample() {
     assert_eq!(
         last,
         format!(
-            "slink: refusing the rules of {0}: 1 of its 123 rules is not proven sound (`slink \
+            "slink: refusing the rules of {0}: 1 of its 189 rules is not proven sound (`slink \
              rules check {0}` shows every proof; --trust-rules uses the rules anyway)",
             dir.path()
         )
@@ -701,7 +701,7 @@ fn options_before_a_command_are_taken_there() {
     assert_eq!(run.status, 0, "{}", run.stderr);
     assert!(
         run.stdout_text()
-            .contains("122 rules: 122 sound, 0 unsound"),
+            .contains("188 rules: 188 sound, 0 unsound"),
         "{}",
         run.stdout_text()
     );

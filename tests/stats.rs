@@ -387,6 +387,6 @@ fn deduction_never_finishes_more_with_a_rule_left_out() {
     );
     assert_eq!(run.status, 0, "{}", run.stderr);
     let report = run.stdout_text();
-    assert!(report.contains("finishes 508 ("), "{report}");
+    assert!(report.contains("finishes 537 ("), "{report}");
     assert!(!report.contains("gained"), "{report}");
 }
