@@ -75,7 +75,8 @@ fn cells_in(text: &str) -> Vec<(usize, usize)> {
 fn explain_says_which_side_each_placed_cell_is_on_and_the_answer_agrees() {
     let text = corpus();
     let mut named = 0;
-    for index in 0..8 {
+    // Puzzles 15, 17 and 25 (from 1) have regions steps in their explanations.
+    for index in 0..25 {
         let puzzle = nth_puzzle(&text, index);
         // The answer's sides: a cell is inside when an odd number of vertical lines lie to
         // its left in its row.

@@ -27,16 +27,33 @@ fn depths(args: &[&str], input: &str) -> Vec<u64> {
         .collect()
 }
 
+/// Puzzles of the corpus (from 1) of at most 200 cells that deduction alone leaves stuck
+/// (284 aside: probing alone does not finish it): each needs probing.
+const NEED_PROBING: [usize; 31] = [
+    10, 23, 27, 42, 52, 60, 63, 65, 147, 172, 183, 198, 212, 228, 239, 249, 276, 294, 299, 311,
+    324, 334, 345, 350, 354, 367, 371, 434, 443, 499, 560,
+];
+
 #[test]
 fn the_grade_counts_probes_and_their_depth_with_the_shortest_chains() {
-    let input = first_puzzles(12);
-    let plain = depths(&[], &input);
+    let text = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
+    let input: String = NEED_PROBING
+        .iter()
+        .map(|&k| {
+            let one = common::answers::nth_puzzle(&text, k - 1);
+            one.strip_suffix("0 0\n").unwrap().to_string()
+        })
+        .chain(["0 0\n".to_string()])
+        .collect();
+    // The same rules as --grade (a plain solve keeps the learned rules aside), probes as found.
+    let plain = depths(&["--rules-first"], &input);
     let graded = depths(&["--grade"], &input);
-    assert_eq!(plain.len(), 12);
+    assert_eq!(plain.len(), NEED_PROBING.len());
     let (p, g): (u64, u64) = (plain.iter().sum(), graded.iter().sum());
     assert!(g > 0, "these puzzles need probing");
+    // About half as deep (846 against 1,791 on 2026-12-06).
     assert!(
-        2 * g < p,
+        3 * g < 2 * p,
         "shortest chains: {graded:?}, first found: {plain:?}"
     );
     let run = slink(&["--grade"], input.as_bytes());
@@ -45,16 +62,16 @@ fn the_grade_counts_probes_and_their_depth_with_the_shortest_chains() {
         .lines()
         .filter(|l| l.contains("grade:"))
         .collect();
-    assert_eq!(lines.len(), 12, "{}", run.stderr);
+    assert_eq!(lines.len(), NEED_PROBING.len(), "{}", run.stderr);
     for (line, depth) in lines.iter().zip(&graded) {
         if line.contains("probing (") {
             let want = format!("deepest {depth} edge");
             assert!(line.contains(&want), "{line} lacks {want}");
         }
     }
-    let expected = std::fs::read(data("puzzles-slitherlink.out")).unwrap();
-    assert!(
-        expected.starts_with(&run.stdout),
+    let answers = slink(&[], input.as_bytes());
+    assert_eq!(
+        run.stdout, answers.stdout,
         "answers are unchanged by --grade"
     );
 }
