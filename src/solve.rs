@@ -149,7 +149,7 @@ pub enum LateRules {
 /// The board margin the whole built-in set needs, its learned rules of level 4 included: the
 /// boards of a plain solve, whose rule book leaves those out, are laid out with it, so that
 /// they can come on later on the same board. The test suite checks it.
-pub const BUILTIN_MARGIN: usize = 14;
+pub const BUILTIN_MARGIN: usize = 16;
 
 impl LateRules {
     /// The whole set's rule book in `book`, made now if it was not yet.
@@ -401,6 +401,12 @@ fn bring_late_rules<const C: bool>(
 ) -> Result<(), Halt> {
     let LateRun { late, main, puzzle } = run;
     let whole = late.rules.whole(&late.book, main);
+    // The board must be wide enough for every rule (see BUILTIN_MARGIN); if it is not, the
+    // rules stay aside and search settles what probing left.
+    debug_assert!(whole.margin <= main.margin, "BUILTIN_MARGIN is too small");
+    if whole.margin > main.margin {
+        return Ok(());
+    }
     let stages = late
         .stages
         .get(whole, board.stride(), whole.single_loop_rules_apply(puzzle));

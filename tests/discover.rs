@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 mod common;
 
-use common::{Run, TempDir, copy_rules_for_deduction, data, root, slink};
+use common::{
+    Run, TempDir, copy_rules_for_deduction, copy_rules_for_deduction_from, data, root, slink,
+};
 
 /// The figure before `label` on the summary line: `... 25 new` gives 25 for "new".
 fn figure(run: &Run, label: &str) -> usize {
@@ -70,8 +72,12 @@ fn discover_into(dir: &TempDir, rules: &[&str]) -> Run {
 
 #[test]
 fn written_rules_pass_check_and_test_and_rediscovery_finds_nothing_new() {
+    // Against the built-in set of before the small set of learned rules (the set now derives
+    // what this window finds).
+    let base_dir = TempDir::new("base");
+    let base = rules_before_the_small_set(&base_dir);
     let first = TempDir::new("first");
-    let run = discover_into(&first, &[]);
+    let run = discover_into(&first, &[&base]);
     let new = figure(&run, "new");
     assert!(
         new > 0,
@@ -84,10 +90,9 @@ fn written_rules_pass_check_and_test_and_rediscovery_finds_nothing_new() {
     assert!(text.contains("  level 3\n"));
     check_and_test(first.path());
 
-    // The built-in set plus what was written: a fixpoint.
+    // That set plus what was written: a fixpoint.
     let second = TempDir::new("second");
-    let builtin = root().join("rules");
-    let run = discover_into(&second, &[builtin.to_str().unwrap(), first.path()]);
+    let run = discover_into(&second, &[&base, first.path()]);
     assert_eq!(figure(&run, "new"), 0, "{}", run.stdout_text());
     let text = std::fs::read_to_string(second.0.join("window-2x2.rules")).unwrap();
     assert!(!text.contains("\nrule "), "{text}");
@@ -139,6 +144,10 @@ fn pooled_windows_write_one_file_that_passes_check_and_test() {
 
 #[test]
 fn pruned_picks_weigh_what_rules_ablate_finds_they_weigh() {
+    // Against the built-in set of before the small set of learned rules (with it, this window
+    // finds fewer rules that weigh anything).
+    let base_dir = TempDir::new("pruned-base");
+    let base = rules_before_the_small_set(&base_dir);
     let dir = TempDir::new("pruned");
     let corpus = data("puzzles-slitherlink.in");
     let run = slink(
@@ -147,6 +156,9 @@ fn pruned_picks_weigh_what_rules_ablate_finds_they_weigh() {
             "discover",
             "-j",
             "2",
+            "--trust-rules",
+            "--rules",
+            &base,
             "--window",
             "2x2:2",
             "--clues",
@@ -183,9 +195,9 @@ fn pruned_picks_weigh_what_rules_ablate_finds_they_weigh() {
     }
     assert_eq!(weights.len(), 4, "{text}");
 
-    // `rules ablate` on the built-in rules (deduction only) plus the file: the same weights.
+    // `rules ablate` on those rules (deduction only) plus the file: the same weights.
     let union = TempDir::new("pruned-union");
-    copy_rules_for_deduction(&union.0);
+    copy_rules_for_deduction_from(std::path::Path::new(&base), &union.0);
     std::fs::write(union.0.join("found.rules"), &text).unwrap();
     let ablate = slink(
         &[
@@ -570,19 +582,26 @@ fn rules_before_the_small_set(dir: &TempDir) -> String {
     rules.to_str().unwrap().to_string()
 }
 
+/// In `dir`: the set of [`rules_before_the_small_set`] and a file of the corpus puzzles
+/// `numbers`, which it leaves stuck without trial (checked). Returns both paths.
+fn stuck_before_the_small_set(dir: &TempDir, numbers: &[usize]) -> (String, String) {
+    let corpus = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
+    let base = rules_before_the_small_set(dir);
+    let small = dir.0.join("stuck.in");
+    std::fs::write(&small, puzzles_of(&corpus, numbers)).unwrap();
+    let small = small.to_str().unwrap().to_string();
+    assert_eq!(finished(&[&base], &small), 0, "{numbers:?} are stuck");
+    (base, small)
+}
+
 #[test]
 fn rules_learned_from_probes_finish_a_stuck_puzzle_and_pass_check_and_test() {
     // Two puzzles of the corpus copy that the built-in set of before the small set leaves
     // stuck without trial; the rules learned from their probes finish 223 only four
     // together, so six may be kept.
-    let corpus = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
     let dir = TempDir::new("learn");
-    let base = rules_before_the_small_set(&dir);
-    let base = base.as_str();
-    let small = dir.0.join("stuck.in");
-    std::fs::write(&small, puzzles_of(&corpus, &[349, 223])).unwrap();
-    let small = small.to_str().unwrap();
-    assert_eq!(finished(&[base], small), 0, "both are stuck");
+    let (base, small) = stuck_before_the_small_set(&dir, &[349, 223]);
+    let (base, small) = (base.as_str(), small.as_str());
     let out = TempDir::new("learned");
     let args = [
         "rules",
@@ -620,14 +639,9 @@ fn every_probe_at_the_stuck_point_learns_what_the_probes_of_a_solve_miss() {
     // Two puzzles of the corpus copy that the built-in set of before the small set leaves
     // stuck: the probes a solve with probing makes give no rule that finishes either, every
     // probe where deduction stops gives rules that finish both.
-    let corpus = std::fs::read_to_string(data("puzzles-slitherlink.in")).unwrap();
     let dir = TempDir::new("every-probe");
-    let base = rules_before_the_small_set(&dir);
-    let base = base.as_str();
-    let small = dir.0.join("stuck.in");
-    std::fs::write(&small, puzzles_of(&corpus, &[44, 50])).unwrap();
-    let small = small.to_str().unwrap();
-    assert_eq!(finished(&[base], small), 0, "both are stuck");
+    let (base, small) = stuck_before_the_small_set(&dir, &[44, 50]);
+    let (base, small) = (base.as_str(), small.as_str());
     let learn = |every: bool| {
         let out = TempDir::new(if every { "every" } else { "solve" });
         let mut args = vec!["rules", "discover", "--from-probes"];

@@ -114,7 +114,12 @@ impl Drop for TempDir {
 /// Copies the files of `rules/` (not its subdirectories) into `dir` without their `use
 /// probing` and `use search` lines: the built-in set as deduction alone, for `rules ablate`.
 pub fn copy_rules_for_deduction(dir: &Path) {
-    for entry in std::fs::read_dir(root().join("rules")).unwrap() {
+    copy_rules_for_deduction_from(&root().join("rules"), dir);
+}
+
+/// [`copy_rules_for_deduction`] from the rule directory `from`.
+pub fn copy_rules_for_deduction_from(from: &Path, dir: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
         let path = entry.unwrap().path();
         if path.is_file() {
             let text: String = std::fs::read_to_string(&path)
