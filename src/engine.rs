@@ -206,9 +206,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
                 break;
             }
             level = stages.stage(k).level;
-            self.bring_on(board, k, k == 0, |engine, board, decided| {
-                engine.propagate_here(board, decided)
-            })?;
+            self.bring_on(board, k, k == 0)?;
         }
         // The deducers that come on only when the rules are stuck (colouring) come on now.
         for k in 0..self.at_fixpoint.len() {
@@ -242,9 +240,7 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             // Colouring may be on already: the colour rules of the new level look at every
             // cell and every decided edge once.
             board.queue_every_cell();
-            self.bring_on(board, k, false, |engine, board, decided| {
-                engine.propagate_with(board, decided, 0)
-            })?;
+            self.bring_on(board, k, false)?;
         }
         if level.is_some() {
             self.settle(board)?;
@@ -253,15 +249,10 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
     }
 
     /// Brings stage `k` on: its new matchers run where they can match (from the border ring
-    /// on a `fresh` board, everywhere on a later level) and over the trail so far, then `run`
-    /// propagates with every matcher of the stage from the trail length before.
-    fn bring_on(
-        &mut self,
-        board: &mut Board,
-        k: usize,
-        fresh: bool,
-        run: impl FnOnce(&mut Self, &mut Board, usize) -> Result<(), Contradiction>,
-    ) -> Result<(), Contradiction> {
+    /// on a `fresh` board, everywhere on a later level) and over the trail so far, then every
+    /// matcher of the stage propagates from the trail length before. Once colouring is on (a
+    /// level released after it), the colour rules look at every decided edge too.
+    fn bring_on(&mut self, board: &mut Board, k: usize, fresh: bool) -> Result<(), Contradiction> {
         // A level is laid out only when it comes on.
         let stage = self.stages.stage(k);
         let decided = board.trail().len();
@@ -289,7 +280,12 @@ impl<'a, const COUNT: bool> Engine<'a, COUNT> {
             }
         }
         self.matchers = &stage.all;
-        run(self, board, decided)
+        let coloured = if board.colouring().is_some() {
+            0
+        } else {
+            decided
+        };
+        self.propagate_with(board, decided, coloured)
     }
 
     /// Runs the deducers that look at the whole board ([`Phase::Settle`]: on the solver's main
