@@ -1478,7 +1478,8 @@ fn encode_colours(board: &Board, r: &mut Residue) {
     let mut flip = Vec::new();
     for c in board.grid_cells() {
         colour[c] = cells.len() as u32;
-        let (row, col) = (c / board.stride() / 2, c % board.stride() / 2);
+        let (y, x) = board.point(c);
+        let (row, col) = (y / 2, x / 2);
         let planted = comb && (row % 2 == 0 || col == 0);
         flip.push(planted);
         cells.push(r.solver.new_var(lbool::UNDEF, true));
@@ -1952,5 +1953,44 @@ impl Instance {
         let ok = check_answer(board).is_ok();
         board.undo_to(mark);
         ok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Tracking;
+    use crate::puzzle::Puzzle;
+
+    /// The planted comb of a blank 40x40 grid, as the cells planted inside (row, column).
+    fn planted(margin: usize) -> Vec<(usize, usize)> {
+        let puzzle = Puzzle {
+            rows: 40,
+            cols: 40,
+            clues: vec![None; 1600],
+        };
+        let board = Board::new(&puzzle, margin, Tracking::default());
+        let r = residue(&board, &Budget::new(None, None), false);
+        let layout = &r.layout;
+        (0..layout.cells.len())
+            .filter(|&k| layout.flip[k])
+            .map(|k| {
+                let (y, x) = board.point(layout.cells[k]);
+                (y as usize / 2, x as usize / 2)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_planted_guess_is_a_comb_whatever_the_margin() {
+        let comb = planted(4);
+        let expected: Vec<(usize, usize)> = (0..40)
+            .flat_map(|row| (0..40).map(move |col| (row, col)))
+            .filter(|&(row, col)| row % 2 == 0 || col == 0)
+            .collect();
+        assert_eq!(comb, expected);
+        for margin in [6, 14, 16] {
+            assert_eq!(planted(margin), comb, "margin {margin}");
+        }
     }
 }
