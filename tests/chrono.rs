@@ -1,7 +1,8 @@
-//! The vendored SAT solver's chronological backtracking (`SolverOpts::chrono`,
-//! vendor/batsat/SLINK-CHANGES.md): with every backjump chronological (threshold 0) or
-//! most of them (2), random 3-SAT instances near the threshold get the verdict a brute force
-//! gives, and every model satisfies every clause. (The verdict search's use of it, with the
+//! The vendored SAT solver's chronological backtracking (`SolverOpts::chrono`) and stable
+//! phases (`SolverOpts::stable_phases`; vendor/batsat/SLINK-CHANGES.md): with every
+//! backjump chronological (threshold 0) or most of them (2), and with phases without
+//! restarts from the first conflicts on, random 3-SAT instances near the threshold get the
+//! verdict a brute force gives, and every model satisfies every clause. (The verdict search's use of it, with the
 //! loop theory, is tested in tests/search.rs.)
 
 mod common;
@@ -21,7 +22,7 @@ fn brute_force_satisfiable(n: usize, clauses: &[Clause]) -> bool {
 }
 
 #[test]
-fn chronological_backtracking_agrees_with_a_brute_force_on_random_3_sat() {
+fn chronological_backtracking_and_stable_phases_agree_with_a_brute_force_on_random_3_sat() {
     let mut rng = Lcg(25);
     let mut verdicts = [0; 2];
     for _ in 0..300 {
@@ -36,9 +37,10 @@ fn chronological_backtracking_agrees_with_a_brute_force_on_random_3_sat() {
             .collect();
         let want = brute_force_satisfiable(n, &clauses);
         verdicts[usize::from(want)] += 1;
-        for chrono in [-1, 0, 2] {
+        for (chrono, stable_phases) in [(-1, 0), (0, 0), (2, 0), (-1, 1), (0, 2), (2, 1)] {
             let opts = SolverOpts {
                 chrono,
+                stable_phases,
                 ..SolverOpts::default()
             };
             let mut solver = Solver::new(opts, BasicCallbacks::new());
@@ -48,14 +50,18 @@ fn chronological_backtracking_agrees_with_a_brute_force_on_random_3_sat() {
                 solver.add_clause_reuse(&mut lits);
             }
             let got = solver.solve_limited(&[]);
-            assert_eq!(got == lbool::TRUE, want, "chrono {chrono}: {clauses:?}");
+            assert_eq!(
+                got == lbool::TRUE,
+                want,
+                "chrono {chrono}, stable phases {stable_phases}: {clauses:?}"
+            );
             if got == lbool::TRUE {
                 for c in &clauses {
                     assert!(
                         c.iter().any(
                             |&(v, pos)| solver.value_lit(Lit::new(vars[v], pos)) == lbool::TRUE
                         ),
-                        "chrono {chrono}: the model breaks {c:?}"
+                        "chrono {chrono}, stable phases {stable_phases}: the model breaks {c:?}"
                     );
                 }
             }

@@ -515,6 +515,30 @@ fn verdicts_with_every_backjump_chronological_agree_with_a_brute_force() {
     }
 }
 
+#[test]
+fn verdicts_with_stable_phases_from_the_first_conflict_agree_with_a_brute_force() {
+    // `SLINK_SAT_STABLE=1`: the verdict search's solver switches between restarts and no
+    // restarts after 1, 1, 2, 2, 4, ... conflicts (by default after 3,000, which small
+    // puzzles never reach), so both kinds of phase and the switches are exercised.
+    let puzzles = small_puzzles(120, 27);
+    let (stream, want) = stream_and_verdicts(&puzzles);
+    for args in [vec!["--no-probing"], vec!["--no-probing", "--no-colouring"]] {
+        let run = with_env_args(&args, &stream, ("SLINK_SAT_STABLE", "1".as_ref()), "stable");
+        for (k, w) in want.iter().enumerate() {
+            let got = match lines_about(&run, k + 1).as_slice() {
+                [] => 1,
+                [line] if line.contains("several solutions") => 2,
+                [line] if line.contains("no solution") => 0,
+                other => panic!("puzzle {}: {other:?}", k + 1),
+            };
+            assert_eq!(got, *w, "{args:?}: puzzle {}:\n{}", k + 1, {
+                let (r, c, clues) = &puzzles[k];
+                stream_of(*r, *c, clues)
+            });
+        }
+    }
+}
+
 /// `slink --jobs 1 --timeout 60` on `stream` with one environment variable set (standard
 /// output thrown away), for the debugging aids of the SAT search.
 fn with_env(stream: &str, var: (&str, &std::ffi::OsStr), name: &str) -> common::Run {

@@ -53,13 +53,19 @@
 //! residues, as the comb: on pockets (blob grids) they cost more than they saved (blob
 //! 200x200 at 70% blanked 7.3-7.5 s CPU with them, 3.1-4.4 s without; docs/search.md).
 //!
+//! Restarts: on wide residues the solver alternates between phases with restarts and
+//! phases without ([`STABLE_PHASES`]): there most conflicts are local clue conflicts, and
+//! restarts every few hundred conflicts threw away what the search had built. On pockets,
+//! where most conflicts are loop cuts, it restarts throughout.
+//!
 //! `SLINK_SAT_DUMP=FILE` (an environment variable, a debugging aid) writes the verdict
 //! search's instance to FILE in DIMACS, with comments that place its variables, to try other
 //! solvers on it (docs/search.md, fifth round). `SLINK_SAT_TRACE=1` prints the CPU time and
 //! the solver's counters as the search starts, once its instance is built and after each
 //! solver call, to split a verdict's time into its phases (docs/search.md, seventh round).
 //! `SLINK_SAT_CHRONO=T` sets the chronological backtracking threshold (see [`CHRONO`]; a
-//! negative T turns it off), so that tests can make every backjump chronological.
+//! negative T turns it off), so that tests can make every backjump chronological, and
+//! `SLINK_SAT_STABLE=N` the length of the first stable phase (see [`STABLE_PHASES`]).
 //!
 //! Budgets: each solver call is one search node and each conflict one more; the solver's
 //! stop callback checks the node budget and the deadline at every conflict and restart.
@@ -1163,6 +1169,25 @@ const TRACE_VAR: &str = "SLINK_SAT_TRACE";
 /// was as good on 100x100 grids and lost a 200x200 verdict.
 const CHRONO: i32 = 100;
 
+/// Stable phases (our change to batsat, vendor/batsat/SLINK-CHANGES.md): the solver's
+/// first this many conflicts restart as before (Luby from 100), the next as many restart
+/// never, and so on, both lengths doubling after each phase without restarts. A search of
+/// fewer conflicts (every published puzzle's) is as before. Measured (docs/search.md,
+/// eleventh round) on 20 maze 100x100 grids with 30% of the clues blanked: 32.8 s CPU in
+/// all, 16 of them under 2 s, became 25.1 s, 19 under 2 s; 10 sparser ones (50% and 70%)
+/// and 12 blob grids were as before. Without restarts at all the dense grids took 20.9 s,
+/// but a 200x200 one had no verdict in 60 s; restarts every 1,000 conflicts or more
+/// doubled the time of the sparse ones; phases of 3,000 and 4,000 were between. Only on
+/// wide residues (see `wide`), as the comb and the parity clauses: on the pockets of blob
+/// grids most conflicts are loop cuts, which restarts settle sooner (blob 200x200 at 70%
+/// seed 1: 16,057 conflicts and 2.6 s CPU with restarts throughout, 60,005 and 4.2 s with
+/// stable phases).
+const STABLE_PHASES: i32 = 2000;
+
+/// The environment variable that overrides [`STABLE_PHASES`] (a debugging aid for the
+/// tests: 1 switches between phases at nearly every conflict; 0 restarts throughout).
+const STABLE_VAR: &str = "SLINK_SAT_STABLE";
+
 /// The environment variable that overrides [`CHRONO`] (a debugging aid for the tests).
 const CHRONO_VAR: &str = "SLINK_SAT_CHRONO";
 
@@ -1219,6 +1244,15 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
         // slowest verdict went from 2.7-2.9 s to 1.3-1.6 s (0.85 was in between).
         rnd_pol: random_phase,
         var_decay: 0.8,
+        // Stable phases on wide residues only (see [`STABLE_PHASES`]).
+        stable_phases: std::env::var(STABLE_VAR)
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(if 2 * edges.len() > board.grid_edges().count() {
+                STABLE_PHASES
+            } else {
+                0
+            }),
         chrono: std::env::var(CHRONO_VAR)
             .ok()
             .and_then(|t| t.parse().ok())
@@ -1534,7 +1568,8 @@ fn encode_colours(board: &Board, r: &mut Residue) {
 
 /// Whether the residue holds more than half of the grid's edges: a winding loop that
 /// deduction barely touched (maze grids), not pockets left between decided parts (blob
-/// grids). The comb and the parity clauses are for such residues only (module notes).
+/// grids). The comb, the parity clauses and the stable phases are for such residues only
+/// (module notes).
 fn wide(board: &Board, layout: &Layout) -> bool {
     2 * layout.edges.len() > board.grid_edges().count()
 }

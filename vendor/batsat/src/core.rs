@@ -810,13 +810,31 @@ impl<Cb: Callbacks> Solver<Cb> {
 
         // Search:
         let mut curr_restarts: i32 = 0;
+        // slink: stable phases (`SolverOpts::stable_phases`): whether this is one, how many
+        // conflicts the next focused and stable phases have, and where this one ends.
+        let mut stable = false;
+        let mut phase_len = self.v.opts.stable_phases as u64;
+        let mut phase_end = self.v.conflicts + phase_len;
         loop {
             let rest_base = if self.v.opts.luby_restart {
                 utils::luby(self.v.opts.restart_inc, curr_restarts)
             } else {
                 f64::powi(self.v.opts.restart_inc, curr_restarts)
             };
-            let nof_clauses = (rest_base * self.v.opts.restart_first as f64) as i32;
+            let mut nof_clauses = (rest_base * self.v.opts.restart_first as f64) as i32;
+            if phase_len > 0 {
+                if self.v.conflicts >= phase_end {
+                    if stable {
+                        phase_len *= 2;
+                    }
+                    stable = !stable;
+                    phase_end = self.v.conflicts + phase_len;
+                }
+                // The phase ends on time: no restart before it ends when stable, and a
+                // restart where it ends when focused.
+                let left = (phase_end - self.v.conflicts).min(i32::MAX as u64) as i32;
+                nof_clauses = if stable { left } else { nof_clauses.min(left) };
+            }
             status = self.search(th, nof_clauses, &mut tmp_learnt);
             if !self.within_budget() {
                 break;
@@ -2560,6 +2578,11 @@ pub struct SolverOpts {
     pub learntsize_factor: f64,
     /// The limit for learnt clauses is multiplied with this factor each restart. (default 1.1)
     pub learntsize_inc: f64,
+    /// Stable phases (slink; after the mode switching of CaDiCaL and Kissat): when above 0,
+    /// the search alternates between focused phases (restarts as set above) and stable
+    /// phases (no restart), the first of each this many conflicts long, both lengths
+    /// doubling after each stable phase. 0 (the default): restarts throughout.
+    pub stable_phases: i32,
     /// Chronological backtracking (slink): a conflict whose learnt clause would backjump
     /// more than this many levels backtracks only to the conflict level - 1 and assigns the
     /// asserting literal out of order. Negative: off (MiniSat's backjumping, the default).
@@ -2585,6 +2608,7 @@ impl Default for SolverOpts {
             learntsize_inc: 1.1,
             rnd_pol: false,
             chrono: -1,
+            stable_phases: 0,
         }
     }
 }
@@ -2602,5 +2626,6 @@ impl SolverOpts {
             && (1.0 < self.restart_inc && self.restart_inc < f64::INFINITY)
             && (0.0 < self.garbage_frac && self.garbage_frac < f64::INFINITY)
             && 0 <= self.min_learnts_lim
+            && 0 <= self.stable_phases
     }
 }
