@@ -496,34 +496,25 @@ fn verdicts_with_every_backjump_chronological_agree_with_a_brute_force() {
     // level only and assigns the asserting literal out of order (by default only backjumps
     // of over 100 levels do, which small puzzles never make), so the trail out of order,
     // and the loop theory's backtracking over it, are exercised on every conflict.
-    let puzzles = small_puzzles(120, 26);
-    let (stream, want) = stream_and_verdicts(&puzzles);
-    for args in [vec!["--no-probing"], vec!["--no-probing", "--no-colouring"]] {
-        let run = with_env_args(&args, &stream, ("SLINK_SAT_CHRONO", "0".as_ref()), "chrono");
-        for (k, w) in want.iter().enumerate() {
-            let got = match lines_about(&run, k + 1).as_slice() {
-                [] => 1,
-                [line] if line.contains("several solutions") => 2,
-                [line] if line.contains("no solution") => 0,
-                other => panic!("puzzle {}: {other:?}", k + 1),
-            };
-            assert_eq!(got, *w, "{args:?}: puzzle {}:\n{}", k + 1, {
-                let (r, c, clues) = &puzzles[k];
-                stream_of(*r, *c, clues)
-            });
-        }
-    }
+    verdicts_with_env_agree_with_a_brute_force(26, ("SLINK_SAT_CHRONO", "0"), "chrono");
 }
 
 #[test]
 fn verdicts_with_stable_phases_from_the_first_conflict_agree_with_a_brute_force() {
     // `SLINK_SAT_STABLE=1`: the verdict search's solver switches between restarts and no
-    // restarts after 1, 1, 2, 2, 4, ... conflicts (by default after 3,000, which small
+    // restarts after 1, 1, 2, 2, 4, ... conflicts (by default after 2,000, which small
     // puzzles never reach), so both kinds of phase and the switches are exercised.
-    let puzzles = small_puzzles(120, 27);
+    verdicts_with_env_agree_with_a_brute_force(27, ("SLINK_SAT_STABLE", "1"), "stable");
+}
+
+/// The verdicts of `slink --no-probing` (with and without colouring) with one environment
+/// variable of the SAT search set, on 120 small puzzles made from `seed`, against a brute
+/// force.
+fn verdicts_with_env_agree_with_a_brute_force(seed: u64, var: (&str, &str), name: &str) {
+    let puzzles = small_puzzles(120, seed);
     let (stream, want) = stream_and_verdicts(&puzzles);
     for args in [vec!["--no-probing"], vec!["--no-probing", "--no-colouring"]] {
-        let run = with_env_args(&args, &stream, ("SLINK_SAT_STABLE", "1".as_ref()), "stable");
+        let run = with_env_args(&args, &stream, (var.0, var.1.as_ref()), name);
         for (k, w) in want.iter().enumerate() {
             let got = match lines_about(&run, k + 1).as_slice() {
                 [] => 1,
@@ -531,7 +522,7 @@ fn verdicts_with_stable_phases_from_the_first_conflict_agree_with_a_brute_force(
                 [line] if line.contains("no solution") => 0,
                 other => panic!("puzzle {}: {other:?}", k + 1),
             };
-            assert_eq!(got, *w, "{args:?}: puzzle {}:\n{}", k + 1, {
+            assert_eq!(got, *w, "{var:?} {args:?}: puzzle {}:\n{}", k + 1, {
                 let (r, c, clues) = &puzzles[k];
                 stream_of(*r, *c, clues)
             });
