@@ -117,8 +117,7 @@ fn pooled_windows_write_one_file_that_passes_check_and_test() {
         "--out",
         dir.path(),
     ];
-    let run = slink(&args, b"");
-    assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+    let run = succeeds(&args);
     let text = std::fs::read_to_string(dir.0.join("window-1x1-1x3.rules"))
         .expect("one file named after both windows");
     assert!(
@@ -424,9 +423,7 @@ fn discover_colours(rules_dir: &str, out: &TempDir) -> Run {
         "--out",
         out.path(),
     ];
-    let run = slink(&args, b"");
-    assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
-    run
+    succeeds(&args)
 }
 
 #[test]
@@ -621,8 +618,7 @@ fn rules_learned_from_probes_finish_a_stuck_puzzle_and_pass_check_and_test() {
         "--out",
         out.path(),
     ];
-    let run = slink(&args, b"");
-    assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+    let run = succeeds(&args);
     let text = std::fs::read_to_string(out.0.join("learned.rules")).expect("learned.rules");
     assert!(text.contains("--from-probes --max-steps 12"), "{text}");
     assert!(text.contains("\nrule probe-"), "{text}");
@@ -665,8 +661,7 @@ fn every_probe_at_the_stuck_point_learns_what_the_probes_of_a_solve_miss() {
             "--out",
             out.path(),
         ]);
-        let run = slink(&args, b"");
-        assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+        let run = succeeds(&args);
         let file = out.0.join("learned.rules");
         let solved = if file.exists() {
             finished(&[base, out.path()], small)
@@ -728,8 +723,7 @@ fn rules_learned_from_probes_with_colour_facts_letter_their_cells_and_finish_a_s
         "rules", "discover", "--from-probes", "--colours", "2", "--keep", "3", "--trust-rules",
         "--rules", rules, "--corpus", small, "--out", out.path(),
     ];
-    let run = slink(&args, b"");
-    assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+    let run = succeeds(&args);
     let set = RuleSet::load_dir(&out.0).expect("the learned file loads");
     assert!(
         set.rules.iter().any(|r| !r.premise_colours.is_empty()),
@@ -799,8 +793,7 @@ fn windows_over_3x4_are_for_learning_from_probes_only() {
         "--out",
         out.path(),
     ];
-    let run = slink(&args, b"");
-    assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+    succeeds(&args);
     let text = std::fs::read_to_string(out.0.join("learned.rules")).expect("learned.rules");
     assert!(text.contains("--window 4x4 --window 3x5"), "{text}");
     assert!(text.contains("\nrule probe-"), "{text}");
@@ -821,3 +814,10 @@ fn the_shipped_learned_set_passes_check_and_test_and_solves_the_corpus_exactly()
 /// `learned-4x4-pass2.rules`, `learned-pass3.rules` and `learned-pass4.rules`, and
 /// `learned-spare.rules`) finishes by deduction.
 const LEARNED: usize = 537;
+
+/// `slink ARGS` with no input, which must exit 0 (its output shown when it does not).
+fn succeeds(args: &[&str]) -> Run {
+    let run = slink(args, b"");
+    assert_eq!(run.status, 0, "{}{}", run.stdout_text(), run.stderr);
+    run
+}
