@@ -1191,6 +1191,15 @@ const STABLE_VAR: &str = "SLINK_SAT_STABLE";
 /// The environment variable that overrides [`CHRONO`] (a debugging aid for the tests).
 const CHRONO_VAR: &str = "SLINK_SAT_CHRONO";
 
+/// The value of the environment variable `var` (a debugging aid), or `default` when it is
+/// unset or not a number.
+fn from_env(var: &str, default: i32) -> i32 {
+    std::env::var(var)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The CPU seconds (user and system) of this process so far, on Linux.
 fn cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
@@ -1245,18 +1254,15 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
         rnd_pol: random_phase,
         var_decay: 0.8,
         // Stable phases on wide residues only (see [`STABLE_PHASES`]).
-        stable_phases: std::env::var(STABLE_VAR)
-            .ok()
-            .and_then(|t| t.parse().ok())
-            .unwrap_or(if 2 * edges.len() > board.grid_edges().count() {
+        stable_phases: from_env(
+            STABLE_VAR,
+            if wide(board, edges.len()) {
                 STABLE_PHASES
             } else {
                 0
-            }),
-        chrono: std::env::var(CHRONO_VAR)
-            .ok()
-            .and_then(|t| t.parse().ok())
-            .unwrap_or(CHRONO),
+            },
+        ),
+        chrono: from_env(CHRONO_VAR, CHRONO),
         ..SolverOpts::default()
     };
     let mut solver = Solver::new(opts, stop);
@@ -1283,7 +1289,7 @@ fn residue(board: &Board, budget: &Budget, random_phase: bool) -> Residue {
     };
     encode(board, &mut r);
     encode_colours(board, &mut r);
-    if wide(board, &r.layout) {
+    if wide(board, r.layout.edges.len()) {
         encode_parity(board, &mut r);
     }
     r
@@ -1508,7 +1514,7 @@ fn encode_colours(board: &Board, r: &mut Residue) {
     let mut colour = vec![u32::MAX; board.len()];
     let mut cells: Vec<Var> = Vec::new();
     // The planted guess (module notes): a comb when the residue covers most of a big grid.
-    let comb = board.rows() * board.cols() >= COMB_CELLS && wide(board, &r.layout);
+    let comb = board.rows() * board.cols() >= COMB_CELLS && wide(board, r.layout.edges.len());
     let mut flip = Vec::new();
     for c in board.grid_cells() {
         colour[c] = cells.len() as u32;
@@ -1566,12 +1572,12 @@ fn encode_colours(board: &Board, r: &mut Residue) {
     r.layout.packed = packed;
 }
 
-/// Whether the residue holds more than half of the grid's edges: a winding loop that
+/// Whether a residue of `unknown_edges` holds more than half of the grid's edges: a winding loop that
 /// deduction barely touched (maze grids), not pockets left between decided parts (blob
 /// grids). The comb, the parity clauses and the stable phases are for such residues only
 /// (module notes).
-fn wide(board: &Board, layout: &Layout) -> bool {
-    2 * layout.edges.len() > board.grid_edges().count()
+fn wide(board: &Board, unknown_edges: usize) -> bool {
+    2 * unknown_edges > board.edge_count()
 }
 
 /// The side of the square windows of cells in which `encode_parity` solves the parity
